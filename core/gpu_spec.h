@@ -1,0 +1,66 @@
+// GpuSpec: the SM count and per-SM limits the occupancy calculator and the engine account against,
+// plus clocks and bandwidths the performance models use. Presets for the GPUs of the papers and for
+// H100/H200; other GPUs load from a TOML file (core/gpu_file.h).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpusched {
+
+// Compute-capability families: they fix the allocation granularities of the occupancy rules.
+enum class Architecture { Fermi, Kepler, Maxwell, Hopper };
+
+// Where the hardware thread-block scheduler puts the next block (Gilman et al. for recent GPUs).
+enum class BlockPlacement { RoundRobin, MostFree };
+
+struct GpuSpec {
+  std::string name;
+  std::string description;
+  std::string source;  // where the numbers come from
+  Architecture architecture = Architecture::Hopper;
+  int compute_major = 9;
+  int compute_minor = 0;
+
+  int sm_count = 1;
+  int warp_size = 32;
+  int max_threads_per_sm = 2048;
+  int max_warps_per_sm = 64;
+  int max_blocks_per_sm = 32;
+  int max_threads_per_block = 1024;
+  int registers_per_sm = 65536;
+  int max_registers_per_block = 65536;
+  int max_registers_per_thread = 255;
+  int register_allocation_unit = 256;  // registers, allocated per warp
+  int register_sub_partitions = 4;     // register file partitions (CUDA occupancy rules)
+  int shared_memory_per_sm = 233472;   // bytes available to blocks on one SM
+  int max_shared_memory_per_block = 232448;
+  int shared_memory_allocation_unit = 128;
+  int reserved_shared_memory_per_block = 1024;  // driver reservation per block (sm_80 and later)
+  int warp_schedulers_per_sm = 4;
+
+  double clock_mhz = 1980.0;
+  double dram_bandwidth_gbps = 3350.0;  // GB/s (10^9 bytes per second)
+  double pcie_bandwidth_gbps = 64.0;
+  std::int64_t memory_bytes = 80LL << 30;
+  BlockPlacement placement = BlockPlacement::MostFree;
+};
+
+std::string_view to_string(Architecture a);
+std::optional<Architecture> architecture_from_string(std::string_view s);
+std::string_view to_string(BlockPlacement p);
+std::optional<BlockPlacement> placement_from_string(std::string_view s);
+
+// All presets, in a stable order.
+const std::vector<GpuSpec>& gpu_presets();
+// Case-insensitive preset lookup; nullptr when unknown.
+const GpuSpec* find_gpu_preset(std::string_view name);
+// Names of all presets joined with ", " for error messages.
+std::string gpu_preset_names();
+
+// Architecture defaults (granularities, per-SM limits) applied by presets and GPU files.
+GpuSpec architecture_defaults(Architecture a);
+
+}  // namespace gpusched

@@ -1,0 +1,25 @@
+#include "core/kernel_profile.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpusched {
+
+void finalize_record_set(RecordSet& set) {
+  set.sorted_durations.clear();
+  for (TimeNs d : set.duration_by_block)
+    if (d >= 0) set.sorted_durations.push_back(d);
+  std::sort(set.sorted_durations.begin(), set.sorted_durations.end());
+  set.recorded = static_cast<std::int64_t>(set.sorted_durations.size());
+  double sum = 0.0, sq = 0.0;
+  for (TimeNs d : set.sorted_durations) sum += static_cast<double>(d);
+  const double n = static_cast<double>(set.recorded);
+  set.mean_ns = n > 0 ? sum / n : 0.0;
+  for (TimeNs d : set.sorted_durations) {
+    const double x = static_cast<double>(d) - set.mean_ns;
+    sq += x * x;
+  }
+  set.stddev_ns = n > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
+}
+
+}  // namespace gpusched

@@ -1,0 +1,70 @@
+// KernelProfile: a kernel's static attributes and what is known of its blocks (DESIGN, "Core
+// vocabulary"). Block records are held as durations only (8 bytes a record), per residency.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/occupancy.h"
+#include "core/time.h"
+
+namespace gpusched {
+
+// One recorded block: which block, on which SM, when (ns, or cycles in a file with a clock).
+struct BlockRecord {
+  std::int64_t block = 0;
+  int sm = 0;
+  TimeNs start = 0;
+  TimeNs end = 0;
+};
+
+// The block durations recorded while `residency` blocks of the kernel shared each SM.
+struct RecordSet {
+  int residency = 0;
+  std::string file;  // where the records came from (for messages and provenance)
+  // duration_by_block[b] = recorded duration of block b, or -1 where block b was not recorded.
+  std::vector<TimeNs> duration_by_block;
+  std::int64_t recorded = 0;  // how many blocks have a record
+  // Recorded durations sorted ascending: the empirical distribution that unrecorded blocks draw from.
+  std::vector<TimeNs> sorted_durations;
+  double mean_ns = 0.0;
+  double stddev_ns = 0.0;
+};
+
+struct KernelProfile {
+  std::string name;
+  std::string file;  // the attribute file it was read from ("" when built in code)
+  std::string gpu;   // the GPU the records were taken on, where known
+  std::array<int, 3> grid{1, 1, 1};
+  std::array<int, 3> block{1, 1, 1};
+  int registers_per_thread = 0;
+  int shared_memory_per_block = 0;  // bytes, static + dynamic
+  std::optional<double> instructions_per_block;
+  std::optional<double> memory_instructions_per_block;
+  std::int64_t context_bytes_per_block = 0;  // saved and restored by a context switch
+  std::int64_t memory_footprint_bytes = 0;   // device memory the kernel's data takes
+  std::int64_t dirty_bytes = 0;              // part of the footprint the kernel writes
+  // Fraction of a block's progress after which it is no longer idempotent (first atomic or overwrite of
+  // global memory it read). 1.0: idempotent throughout; 0.0: never safely flushable.
+  double idempotent_until = 1.0;
+  std::optional<double> pur;  // Kernelet's pipeline utilisation ratio, where known
+  std::optional<double> mur;  // Kernelet's memory-bandwidth utilisation ratio, where known
+  std::vector<RecordSet> record_sets;  // sorted by residency
+
+  std::int64_t block_count() const {
+    return static_cast<std::int64_t>(grid[0]) * grid[1] * grid[2];
+  }
+  int threads_per_block() const { return block[0] * block[1] * block[2]; }
+  KernelShape shape() const { return KernelShape{threads_per_block(), registers_per_thread, shared_memory_per_block}; }
+  // The record set taken at the highest residency (the kernel running alone at full occupancy).
+  const RecordSet* primary_records() const { return record_sets.empty() ? nullptr : &record_sets.back(); }
+  // Mean block time at the primary residency (0 when there are no records).
+  double mean_block_ns() const { return primary_records() ? primary_records()->mean_ns : 0.0; }
+};
+
+// Fills the derived fields of a record set (count, sorted durations, mean and deviation).
+void finalize_record_set(RecordSet& set);
+
+}  // namespace gpusched

@@ -1,0 +1,36 @@
+// Schedule: every executed block piece. The one currency between sim, live, store and gui (DESIGN).
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/time.h"
+
+namespace gpusched {
+
+// How a piece of a block's execution ended.
+//  Completed   - ran from the block's start to its end in one piece;
+//  Drained     - completed on an SM that was being drained (it was waited for);
+//  Flushed     - abandoned while idempotent; the block runs again from its start (work lost);
+//  SwitchedOut - stopped and its context saved; it continues in a later piece;
+//  SwitchedIn  - started by restoring a saved context and ran to the block's end.
+enum class PieceOutcome : std::uint8_t { Completed, Drained, Flushed, SwitchedOut, SwitchedIn };
+std::string_view to_string(PieceOutcome o);
+bool piece_outcome_from_string(std::string_view s, PieceOutcome& out);
+
+struct BlockPiece {
+  TimeNs start = 0;
+  TimeNs end = 0;
+  std::int32_t launch = 0;  // index into the workload's launches
+  std::int32_t block = 0;   // block index within the launch
+  std::int16_t gpu = 0;
+  std::int16_t sm = 0;      // SM within its GPU
+  PieceOutcome outcome = PieceOutcome::Completed;
+  friend bool operator==(const BlockPiece&, const BlockPiece&) = default;
+};
+
+struct Schedule {
+  std::vector<BlockPiece> pieces;  // in the order pieces ended (ties by SM and slot)
+};
+
+}  // namespace gpusched
