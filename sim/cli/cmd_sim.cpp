@@ -1,0 +1,145 @@
+// gpusched sim: simulate a workload under one or more policies and print the comparison.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <map>
+
+#include "core/gpu_file.h"
+#include "core/workload_io.h"
+#include "sim/cli/commands.h"
+#include "sim/runner.h"
+#include "sim/timeline.h"
+
+namespace gpusched::cli {
+namespace {
+
+struct SimArgs {
+  std::string workload;
+  std::string policies = "all";
+  std::string gpu;
+  int gpus = 0;
+  std::vector<std::string> sets;
+  std::uint64_t seed = 1;
+  std::string interference = "none";
+  std::string timeline;
+  std::string stream_schedule;
+  std::string format = "table";
+};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const auto p = s.find(sep, start);
+    out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
+    if (p == std::string::npos) break;
+    start = p + 1;
+  }
+  return out;
+}
+
+// FILE.ext -> FILE.policy.ext when several policies write timelines.
+std::string per_policy_path(const std::string& path, const std::string& policy, bool several) {
+  if (!several) return path;
+  namespace fs = std::filesystem;
+  fs::path p(path);
+  return (p.parent_path() / (p.stem().string() + "." + policy + p.extension().string())).string();
+}
+
+void print_results(const std::vector<RunResult>& results, const std::string& format) {
+  if (format == "csv") {
+    fmt::print("policy,stp,antt,strict_f,makespan_ns,bound_ns,makespan_over_bound,sm_utilization,warp_occupancy\n");
+    for (const auto& r : results) {
+      const auto& m = r.metrics;
+      fmt::print("{},{:.6f},{:.6f},{:.6f},{},{},{:.6f},{:.6f},{:.6f}\n", r.policy, m.stp, m.antt, m.strict_f, m.makespan,
+                 m.bound, m.makespan_over_bound, m.sm_utilization, m.warp_occupancy);
+    }
+    return;
+  }
+  const bool md = format == "markdown";
+  const char* row = md ? "| {:<14} | {:>6} | {:>7} | {:>7} | {:>13} | {:>8} | {:>7} |\n"
+                       : "{:<14} {:>6} {:>7} {:>7} {:>13} {:>8} {:>7}\n";
+  fmt::print(fmt::runtime(row), "policy", "STP", "ANTT", "StrictF", "makespan", "mk/bound", "SM util");
+  if (md) fmt::print("|---|---:|---:|---:|---:|---:|---:|\n");
+  for (const auto& r : results) {
+    const auto& m = r.metrics;
+    fmt::print(fmt::runtime(row), r.policy, fmt::format("{:.3f}", m.stp), fmt::format("{:.3f}", m.antt),
+               fmt::format("{:.3f}", m.strict_f), format_duration(m.makespan), fmt::format("{:.3f}", m.makespan_over_bound),
+               fmt::format("{:.1f}%", 100.0 * m.sm_utilization));
+  }
+}
+
+void run_sim(const SimArgs& a) {
+  Warnings warnings;
+  const Workload w = read_workload(a.workload, &warnings);
+  std::string gpu_name = !a.gpu.empty() ? a.gpu : w.gpu;
+  if (gpu_name.empty())
+    throw std::invalid_argument(fmt::format("{}: the workload names no GPU; give one with --gpu ({})", a.workload,
+                                            gpu_preset_names()));
+  const GpuSpec gpu = resolve_gpu(gpu_name, &warnings, {a.gpu.empty() ? a.workload : "", 0, 0},
+                                  a.gpu.empty() ? "gpu" : "--gpu");
+  print_warnings(warnings);
+
+  std::vector<std::string> policies = a.policies == "all" ? sim::all_policy_names() : split(a.policies, ',');
+  std::map<std::string, std::map<std::string, std::string>> params;
+  for (const auto& s : a.sets) {
+    const auto dot = s.find('.'), eq = s.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || eq < dot)
+      throw std::invalid_argument(fmt::format("--set: expected POLICY.PARAM=VALUE, found \"{}\"", s));
+    const auto policy = s.substr(0, dot);
+    if (std::find(policies.begin(), policies.end(), policy) == policies.end())
+      throw std::invalid_argument(fmt::format("--set {}: policy '{}' is not among those run ({})", s, policy, a.policies));
+    params[policy][s.substr(dot + 1, eq - dot - 1)] = s.substr(eq + 1);
+  }
+  if (!a.stream_schedule.empty() && policies.size() != 1)
+    throw std::invalid_argument("--stream-schedule needs exactly one policy");
+
+  sim::AloneTimeCache alone;
+  std::vector<RunResult> results;
+  for (const auto& p : policies) {
+    sim::RunOptions o;
+    o.policy = p;
+    o.policy_params = params[p];
+    o.interference = a.interference;
+    o.seed = a.seed;
+    o.gpu_count = a.gpus;
+    std::unique_ptr<sim::CsvScheduleStream> stream;
+    if (!a.stream_schedule.empty()) {
+      stream = std::make_unique<sim::CsvScheduleStream>(a.stream_schedule, w);
+      o.observers.push_back(stream.get());
+      o.keep_schedule = false;
+    } else {
+      o.keep_schedule = !a.timeline.empty();
+    }
+    results.push_back(sim::run_workload(w, gpu, o, alone));
+    if (stream) stream->commit();
+    if (!a.timeline.empty())
+      sim::write_timeline(per_policy_path(a.timeline, p, policies.size() > 1), results.back().schedule, w, gpu);
+  }
+  if (a.format == "table")
+    fmt::print("workload {} on {} x{} ({} launches, {} blocks), interference {}, seed {}\n", w.name, gpu.name,
+               results.empty() ? 1 : results.front().gpu_count, w.launches.size(), w.total_blocks(), a.interference,
+               a.seed);
+  print_results(results, a.format);
+}
+
+}  // namespace
+
+void add_sim_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("sim", "Simulate a workload under policies and compare them");
+  auto a = std::make_shared<SimArgs>();
+  cmd->add_option("--workload,-w", a->workload, "Workload file")->required();
+  cmd->add_option("--policy,-p", a->policies, "Policies, comma-separated, or 'all' (see 'gpusched policies')");
+  cmd->add_option("--gpu", a->gpu, "GPU preset or GPU file (default: the workload's)");
+  cmd->add_option("--gpus", a->gpus, "GPUs in the node (default: the workload's)")->check(CLI::Range(1, 64));
+  cmd->add_option("--set", a->sets, "Policy parameter POLICY.PARAM=VALUE (repeatable)");
+  cmd->add_option("--seed", a->seed, "Seed for random draws");
+  cmd->add_option("--interference", a->interference, "Interference model (none, residency, ...)");
+  cmd->add_option("--timeline", a->timeline, "Write the Schedule: .json for Perfetto, else CSV (FILE.POLICY.ext per policy)");
+  cmd->add_option("--stream-schedule", a->stream_schedule, "Stream the Schedule as CSV while simulating (one policy)");
+  cmd->add_option("--format", a->format, "Output: table, markdown or csv")
+      ->check(CLI::IsMember({"table", "markdown", "csv"}));
+  cmd->callback([a] { run_sim(*a); });
+}
+
+}  // namespace gpusched::cli

@@ -1,0 +1,23 @@
+// The `gpusched` subcommands; each file adds one to the CLI11 app.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "core/error.h"
+#include "core/time.h"
+
+namespace gpusched::cli {
+
+void add_info_command(CLI::App& app);
+void add_gpus_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
+void add_gen_command(CLI::App& app);
+void add_sim_command(CLI::App& app);
+void add_policies_command(CLI::App& app);
+
+// Prints collected reader warnings to stderr.
+void print_warnings(const Warnings& w);
+// "1.234 ms" style durations for tables.
+std::string format_duration(TimeNs ns);
+
+}  // namespace gpusched::cli

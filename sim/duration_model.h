@@ -1,0 +1,34 @@
+// How long a dispatched block runs: its recorded duration (block i of the profile's primary record set;
+// unrecorded blocks draw from the recorded distribution, seeded), adjusted by an interference model
+// chosen by name (sim/interference/). Models register themselves like policies do.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/kernel_profile.h"
+#include "core/time.h"
+#include "sim/params.h"
+
+namespace gpusched::sim {
+
+struct DurationQuery {
+  const KernelProfile* kernel = nullptr;
+  std::int64_t block = 0;
+  std::uint64_t draw_key = 0;  // the launch's identity for random draws
+  std::uint64_t seed = 0;
+  int sm_resident_blocks = 1;  // blocks resident on the SM once this one is placed (all kernels)
+  int sm_same_kernel_blocks = 1;
+};
+
+// The recorded duration of a block, or a seeded draw from the recorded ones where it has no record.
+// Counter-based, so a block's draw does not depend on when or where it is dispatched.
+TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t seed, std::uint64_t draw_key);
+
+class DurationModel {
+ public:
+  virtual ~DurationModel() = default;
+  virtual TimeNs duration(const DurationQuery& q) const = 0;
+};
+
+}  // namespace gpusched::sim

@@ -1,0 +1,486 @@
+#include "sim/engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/random.h"
+#include "sim/policy.h"
+
+namespace gpusched::sim {
+
+TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t seed, std::uint64_t draw_key) {
+  const RecordSet* set = k.primary_records();
+  if (!set || set->sorted_durations.empty())
+    throw std::invalid_argument(fmt::format("kernel '{}' has no block records to take durations from", k.name));
+  if (block < static_cast<std::int64_t>(set->duration_by_block.size())) {
+    const TimeNs d = set->duration_by_block[static_cast<std::size_t>(block)];
+    if (d >= 0) return d;
+  }
+  const auto n = set->sorted_durations.size();
+  return set->sorted_durations[hash_draw(seed, draw_key, static_cast<std::uint64_t>(block)) % n];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Construction
+
+Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
+    : config_(std::move(config)), specs_(std::move(launches)) {
+  const int per_gpu = config_.gpu.sm_count;
+  const int total = per_gpu * config_.gpu_count;
+  sms_.resize(static_cast<std::size_t>(total));
+  for (int i = 0; i < total; ++i) {
+    sms_[static_cast<std::size_t>(i)].gpu = i / per_gpu;
+    sms_[static_cast<std::size_t>(i)].index = i % per_gpu;
+  }
+  freed_mark_.assign(static_cast<std::size_t>(total), 0);
+  drain_requested_.assign(static_cast<std::size_t>(total), -1);
+  launches_.resize(specs_.size());
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    const auto& s = specs_[i];
+    auto& l = launches_[i];
+    l.index = static_cast<std::int32_t>(i);
+    l.kernel = s.kernel;
+    const auto occ = compute_occupancy(config_.gpu, s.kernel->shape());
+    if (occ.blocks_per_sm == 0)
+      throw std::invalid_argument(
+          fmt::format("launch '{}': kernel '{}' cannot run on {}: {}", s.id, s.kernel->name, config_.gpu.name, occ.reason));
+    l.footprint = occ.footprint;
+    l.residency = occ.blocks_per_sm;
+    l.total_blocks = s.kernel->block_count();
+    l.dispatch_limit = l.total_blocks;
+    l.arrival = s.arrival;
+    l.alone = s.alone;
+    l.unfinished_predecessors = static_cast<int>(s.predecessors.size());
+    l.resident_per_sm.assign(static_cast<std::size_t>(total), 0);
+  }
+  successors_.resize(specs_.size());
+  for (std::size_t i = 0; i < specs_.size(); ++i)
+    for (std::size_t p : specs_[i].predecessors) {
+      if (p >= specs_.size()) throw std::invalid_argument(fmt::format("launch '{}': unknown predecessor {}", specs_[i].id, p));
+      successors_[p].push_back(static_cast<std::int32_t>(i));
+    }
+  heap_.reserve(1024);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Event queue
+
+void Engine::push(TimeNs t, QueuedKind kind, std::int64_t payload, std::uint32_t generation) {
+  heap_.push_back(QueuedEvent{t, (static_cast<std::uint64_t>(kind) << 56) | sequence_++, payload, generation});
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+}
+
+void Engine::run(Policy& policy) {
+  policy_name_ = policy.name();
+  // Launches without dependencies arrive at their arrival times; queued in index order so that equal
+  // arrival times release in workload order.
+  for (std::size_t i = 0; i < launches_.size(); ++i)
+    if (launches_[i].unfinished_predecessors == 0)
+      push(launches_[i].arrival, QArrival, static_cast<std::int64_t>(i));
+  EngineView view(*this);
+  Actions actions(*this);
+  std::vector<EngineEvent> delivered;
+  while (!heap_.empty()) {
+    now_ = heap_.front().time;
+    do {
+      std::pop_heap(heap_.begin(), heap_.end(), Later{});
+      const QueuedEvent ev = heap_.back();
+      heap_.pop_back();
+      apply(ev);
+      ++stats_.events;
+    } while (!heap_.empty() && heap_.front().time == now_);
+    // Actions may free resources at once (flush, drain of an empty SM): those events go to the policy in
+    // a further call at the same time, until nothing new happens.
+    for (int round = 0; !batch_.empty(); ++round) {
+      if (round > 1'000'000)
+        throw std::runtime_error(fmt::format("policy '{}' keeps reacting to its own actions at t={} ns", policy_name_, now_));
+      delivered.swap(batch_);
+      batch_.clear();
+      policy.on_events(view, delivered, actions);
+      for (std::int32_t sm : freed_) freed_mark_[static_cast<std::size_t>(sm)] = 0;
+      freed_.clear();
+    }
+  }
+  if (finished_launches_ != static_cast<std::int64_t>(launches_.size())) {
+    std::string stuck;
+    int shown = 0;
+    for (const auto& l : launches_) {
+      if (l.phase == LaunchPhase::Finished) continue;
+      if (shown++ < 5)
+        stuck += fmt::format("{}'{}' ({} of {} blocks done{})", stuck.empty() ? "" : ", ", specs_[static_cast<std::size_t>(l.index)].id,
+                             l.completed, l.total_blocks, l.phase == LaunchPhase::Waiting ? ", never released" : "");
+    }
+    throw std::runtime_error(fmt::format("policy '{}' left launches unfinished with nothing left to happen at t={} ns: {}",
+                                         policy_name_, now_, stuck));
+  }
+}
+
+void Engine::apply(const QueuedEvent& ev) {
+  const auto kind = static_cast<QueuedKind>(ev.order >> 56);
+  switch (kind) {
+    case QBlockEnd: {
+      const auto slot = static_cast<std::int32_t>(ev.payload);
+      const auto& b = slots_[static_cast<std::size_t>(slot)];
+      if (b.generation != ev.generation || b.state != BlockState::Running) return;  // preempted meanwhile
+      const bool draining = sms_[static_cast<std::size_t>(b.sm)].draining;
+      finish_block(slot, b.resumed ? PieceOutcome::SwitchedIn : draining ? PieceOutcome::Drained : PieceOutcome::Completed,
+                   now_);
+      return;
+    }
+    case QSaved: {
+      const auto slot = static_cast<std::int32_t>(ev.payload);
+      const auto& b = slots_[static_cast<std::size_t>(slot)];
+      if (b.generation != ev.generation || b.state != BlockState::Saving) return;
+      finish_block(slot, PieceOutcome::SwitchedOut, now_);
+      return;
+    }
+    case QArrival: {
+      const auto l = static_cast<std::int32_t>(ev.payload);
+      auto& launch = launches_[static_cast<std::size_t>(l)];
+      if (launch.phase == LaunchPhase::Waiting && launch.unfinished_predecessors == 0) release(l);
+      return;
+    }
+    case QTimer:
+      batch_.push_back(EngineEvent{EventKind::Timer, -1, -1, -1, ev.payload});
+      return;
+  }
+}
+
+void Engine::release(std::int32_t l) {
+  auto& launch = launches_[static_cast<std::size_t>(l)];
+  launch.phase = LaunchPhase::Released;
+  launch.release = now_;
+  active_.push_back(l);
+  batch_.push_back(EngineEvent{EventKind::LaunchReleased, l, -1, -1, 0});
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Resources and statistics
+
+void Engine::account(SmState& sm) {
+  sm.warp_time += static_cast<double>(sm.warps) * static_cast<double>(now_ - sm.last_change);
+  sm.last_change = now_;
+}
+
+void Engine::take(SmState& sm, const BlockFootprint& f, int sign) {
+  account(sm);
+  const bool was_idle = sm.blocks == 0;
+  sm.threads += sign * f.threads;
+  sm.warps += sign * f.warps;
+  sm.registers += sign * f.registers;
+  sm.shared_memory += sign * f.shared_memory;
+  sm.blocks += sign;
+  if (was_idle && sm.blocks > 0) sm.busy_since = now_;
+  if (!was_idle && sm.blocks == 0) sm.busy_time += now_ - sm.busy_since;
+}
+
+void Engine::mark_freed(int sm) {
+  if (!freed_mark_[static_cast<std::size_t>(sm)]) {
+    freed_mark_[static_cast<std::size_t>(sm)] = 1;
+    freed_.push_back(sm);
+  }
+}
+
+void Engine::check_drained(int sm) {
+  auto& s = sms_[static_cast<std::size_t>(sm)];
+  auto& requested = drain_requested_[static_cast<std::size_t>(sm)];
+  if (s.draining && s.blocks == 0 && requested >= 0) {
+    stats_.preemption_latencies.push_back(now_ - requested);
+    requested = -1;
+    batch_.push_back(EngineEvent{EventKind::SmDrained, -1, -1, sm, 0});
+  }
+}
+
+std::int32_t Engine::alloc_slot() {
+  if (!free_slots_.empty()) {
+    const auto s = free_slots_.back();
+    free_slots_.pop_back();
+    return s;
+  }
+  slots_.emplace_back();
+  return static_cast<std::int32_t>(slots_.size() - 1);
+}
+
+void Engine::emit(const BlockPiece& p) {
+  for (auto* o : observers_) o->on_piece(p);
+}
+
+void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
+  auto& b = slots_[static_cast<std::size_t>(slot)];
+  auto& launch = launches_[static_cast<std::size_t>(b.launch)];
+  auto& sm = sms_[static_cast<std::size_t>(b.sm)];
+  const int per_gpu = config_.gpu.sm_count;
+  emit(BlockPiece{b.start, end, b.launch, b.block, static_cast<std::int16_t>(b.sm / per_gpu),
+                  static_cast<std::int16_t>(b.sm % per_gpu), outcome});
+  take(sm, launch.footprint, -1);
+  auto& res = sm.residents;
+  res.erase(std::find(res.begin(), res.end(), slot));
+  --launch.resident;
+  --launch.resident_per_sm[static_cast<std::size_t>(b.sm)];
+  const int sm_id = b.sm;
+  const std::int32_t l = b.launch, block = b.block;
+  b.state = BlockState::Free;
+  free_slots_.push_back(slot);
+  mark_freed(sm_id);
+
+  switch (outcome) {
+    case PieceOutcome::Flushed:
+      batch_.push_back(EngineEvent{EventKind::BlockFlushed, l, block, sm_id, 0});
+      break;
+    case PieceOutcome::SwitchedOut:
+      launch.suspended.push_back(SuspendedBlock{block, b.done_before, b.total});
+      stats_.preemption_latencies.push_back(end - b.restore);  // b.restore holds the switch request time
+      batch_.push_back(EngineEvent{EventKind::BlockSaved, l, block, sm_id, 0});
+      break;
+    default:
+      ++launch.completed;
+      batch_.push_back(EngineEvent{EventKind::BlockFinished, l, block, sm_id, 0});
+      if (launch.completed == launch.total_blocks) {
+        launch.phase = LaunchPhase::Finished;
+        launch.finish = now_;
+        ++finished_launches_;
+        active_.erase(std::find(active_.begin(), active_.end(), l));
+        batch_.push_back(EngineEvent{EventKind::LaunchFinished, l, -1, -1, 0});
+        for (auto* o : observers_) o->on_launch_finished(launch, now_);
+        for (const std::int32_t s : successors_[static_cast<std::size_t>(l)]) {
+          auto& succ = launches_[static_cast<std::size_t>(s)];
+          if (--succ.unfinished_predecessors == 0) {
+            if (succ.arrival <= now_) release(s);
+            else push(succ.arrival, QArrival, s);
+          }
+        }
+      }
+      break;
+  }
+  check_drained(sm_id);
+}
+
+TimeNs Engine::block_duration(const LaunchState& l, std::int32_t block, int sm) const {
+  const auto& spec = specs_[static_cast<std::size_t>(l.index)];
+  if (!config_.durations) return recorded_duration(*l.kernel, block, config_.seed, spec.draw_key);
+  DurationQuery q;
+  q.kernel = l.kernel;
+  q.block = block;
+  q.draw_key = spec.draw_key;
+  q.seed = config_.seed;
+  q.sm_resident_blocks = sms_[static_cast<std::size_t>(sm)].blocks;
+  q.sm_same_kernel_blocks = l.resident_per_sm[static_cast<std::size_t>(sm)];
+  return config_.durations->duration(q);
+}
+
+void Engine::refuse(const std::string& what) const {
+  throw ActionError(fmt::format("policy '{}' at t={} ns: {}", policy_name_, now_, what));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Actions
+
+void Engine::do_dispatch(std::int32_t l, int sm, std::int64_t count) {
+  if (l < 0 || l >= static_cast<std::int32_t>(launches_.size())) refuse(fmt::format("dispatch of unknown launch {}", l));
+  if (sm < 0 || sm >= static_cast<int>(sms_.size())) refuse(fmt::format("dispatch to unknown SM {}", sm));
+  auto& launch = launches_[static_cast<std::size_t>(l)];
+  const auto& id = specs_[static_cast<std::size_t>(l)].id;
+  if (launch.phase != LaunchPhase::Released)
+    refuse(fmt::format("dispatch of launch '{}', which is {}", id,
+                       launch.phase == LaunchPhase::Waiting ? "not released yet" : "finished"));
+  if (count < 1) refuse(fmt::format("dispatch of {} blocks of launch '{}'", count, id));
+  EngineView view(*this);
+  const std::int64_t room = view.room_for(l, sm);
+  if (room < count)
+    refuse(fmt::format("dispatch of {} blocks of launch '{}' to SM {}: only {} accepted (issuable {}, resource room "
+                       "{}, cap {}, resident {}{}{})",
+                       count, id, sm, room, launch.issuable(), view.resource_room(l, sm), launch.residency_cap,
+                       launch.resident_per_sm[static_cast<std::size_t>(sm)],
+                       sms_[static_cast<std::size_t>(sm)].draining ? ", SM draining" : "",
+                       launch.gpu >= 0 && launch.gpu != sms_[static_cast<std::size_t>(sm)].gpu ? ", other GPU" : ""));
+  auto& s = sms_[static_cast<std::size_t>(sm)];
+  if (launch.first_dispatch < 0) launch.first_dispatch = now_;
+  launch.gpu = s.gpu;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::int32_t slot = alloc_slot();
+    auto& b = slots_[static_cast<std::size_t>(slot)];
+    b.launch = l;
+    b.sm = sm;
+    b.state = BlockState::Running;
+    b.start = now_;
+    ++b.generation;
+    take(s, launch.footprint, +1);
+    s.residents.push_back(slot);
+    ++launch.resident;
+    ++launch.resident_per_sm[static_cast<std::size_t>(sm)];
+    if (!launch.suspended.empty()) {
+      const SuspendedBlock sb = launch.suspended.front();
+      launch.suspended.erase(launch.suspended.begin());
+      b.block = sb.block;
+      b.resumed = true;
+      b.done_before = sb.done;
+      b.total = sb.total;
+      b.restore = view.switch_time(l);
+      b.end = now_ + b.restore + (b.total - b.done_before);
+    } else {
+      if (!launch.flushed.empty()) {
+        b.block = launch.flushed.front();
+        launch.flushed.erase(launch.flushed.begin());
+      } else {
+        b.block = static_cast<std::int32_t>(launch.next_block++);
+      }
+      b.resumed = false;
+      b.done_before = 0;
+      b.restore = 0;
+      b.total = block_duration(launch, b.block, sm);
+      b.end = now_ + b.total;
+    }
+    push(b.end, QBlockEnd, slot, b.generation);
+  }
+}
+
+void Engine::do_flush(std::int32_t slot) {
+  if (slot < 0 || slot >= static_cast<std::int32_t>(slots_.size()) ||
+      slots_[static_cast<std::size_t>(slot)].state != BlockState::Running)
+    refuse(fmt::format("flush of block slot {}, which is not running", slot));
+  auto& b = slots_[static_cast<std::size_t>(slot)];
+  auto& launch = launches_[static_cast<std::size_t>(b.launch)];
+  const double until = launch.kernel->idempotent_until;
+  EngineView view(*this);
+  const double progress = view.progress(slot);
+  if (until < 1.0 && progress >= until)
+    refuse(fmt::format("flush of block {} of launch '{}' at {:.3f} of its work, past its idempotence point {:.3f}",
+                       b.block, specs_[static_cast<std::size_t>(b.launch)].id, progress, until));
+  stats_.wasted_work += now_ - b.start;
+  ++stats_.preemptions;
+  launch.flushed.push_back(b.block);
+  // A flushed block restarts from scratch, so its work so far is lost (resumed work included).
+  finish_block(slot, PieceOutcome::Flushed, now_);
+}
+
+void Engine::do_switch(std::int32_t slot) {
+  if (slot < 0 || slot >= static_cast<std::int32_t>(slots_.size()) ||
+      slots_[static_cast<std::size_t>(slot)].state != BlockState::Running)
+    refuse(fmt::format("context switch of block slot {}, which is not running", slot));
+  auto& b = slots_[static_cast<std::size_t>(slot)];
+  EngineView view(*this);
+  const TimeNs worked = std::max<TimeNs>(0, now_ - b.start - b.restore);
+  b.done_before = std::min(b.total, b.done_before + worked);
+  b.state = BlockState::Saving;
+  b.restore = now_;  // remembered as the request time for the latency statistic
+  b.end = now_ + view.switch_time(b.launch);
+  ++stats_.preemptions;
+  push(b.end, QSaved, slot, b.generation);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// EngineView
+
+TimeNs EngineView::now() const { return e_.now_; }
+const GpuSpec& EngineView::gpu() const { return e_.config_.gpu; }
+int EngineView::gpu_count() const { return e_.config_.gpu_count; }
+int EngineView::sm_count() const { return static_cast<int>(e_.sms_.size()); }
+int EngineView::sms_per_gpu() const { return e_.config_.gpu.sm_count; }
+const SmState& EngineView::sm(int id) const { return e_.sms_[static_cast<std::size_t>(id)]; }
+const LaunchState& EngineView::launch(std::int32_t i) const { return e_.launches_[static_cast<std::size_t>(i)]; }
+std::int32_t EngineView::launch_count() const { return static_cast<std::int32_t>(e_.launches_.size()); }
+const std::vector<std::int32_t>& EngineView::active() const { return e_.active_; }
+const std::vector<std::int32_t>& EngineView::freed_sms() const { return e_.freed_; }
+const ResidentBlock& EngineView::resident(std::int32_t slot) const { return e_.slots_[static_cast<std::size_t>(slot)]; }
+std::uint64_t EngineView::seed() const { return e_.config_.seed; }
+
+int EngineView::resource_room(std::int32_t l, int sm) const {
+  const auto& f = e_.launches_[static_cast<std::size_t>(l)].footprint;
+  const auto& s = e_.sms_[static_cast<std::size_t>(sm)];
+  const auto& g = e_.config_.gpu;
+  int room = g.max_blocks_per_sm - s.blocks;
+  room = std::min(room, (g.max_threads_per_sm - s.threads) / f.threads);
+  room = std::min(room, (g.max_warps_per_sm - s.warps) / f.warps);
+  if (f.registers > 0) room = std::min(room, (g.registers_per_sm - s.registers) / f.registers);
+  if (f.shared_memory > 0) room = std::min(room, (g.shared_memory_per_sm - s.shared_memory) / f.shared_memory);
+  return std::max(room, 0);
+}
+
+std::int64_t EngineView::room_for(std::int32_t l, int sm) const {
+  const auto& launch = e_.launches_[static_cast<std::size_t>(l)];
+  const auto& s = e_.sms_[static_cast<std::size_t>(sm)];
+  if (launch.phase != LaunchPhase::Released || s.draining) return 0;
+  if (!launch.allowed_sms.empty() && !launch.allowed_sms[static_cast<std::size_t>(sm)]) return 0;
+  if (launch.gpu >= 0 && launch.gpu != s.gpu) return 0;
+  const int resident_here = launch.resident_per_sm[static_cast<std::size_t>(sm)];
+  // Never more of one kernel than the occupancy calculator allows it alone (register sub-partitions make
+  // the per-SM sum rule slightly optimistic for a single kernel).
+  const int cap = std::min(launch.residency_cap, launch.residency) - resident_here;
+  const std::int64_t room = std::min(resource_room(l, sm), cap);
+  return std::max<std::int64_t>(0, std::min(room, launch.issuable()));
+}
+
+int EngineView::free_warps(int sm) const {
+  return e_.config_.gpu.max_warps_per_sm - e_.sms_[static_cast<std::size_t>(sm)].warps;
+}
+
+TimeNs EngineView::switch_time(std::int32_t l) const {
+  const auto& g = e_.config_.gpu;
+  const double per_sm = e_.config_.costs.switch_bandwidth_gbps_per_sm > 0
+                            ? e_.config_.costs.switch_bandwidth_gbps_per_sm
+                            : g.dram_bandwidth_gbps / g.sm_count;  // GB/s == bytes per ns
+  const auto bytes = static_cast<double>(e_.launches_[static_cast<std::size_t>(l)].kernel->context_bytes_per_block);
+  return static_cast<TimeNs>(std::llround(bytes / per_sm));
+}
+
+double EngineView::progress(std::int32_t slot) const {
+  const auto& b = e_.slots_[static_cast<std::size_t>(slot)];
+  if (b.total <= 0) return 1.0;
+  const TimeNs worked = b.state == BlockState::Running ? std::max<TimeNs>(0, e_.now_ - b.start - b.restore) : 0;
+  return static_cast<double>(std::min(b.total, b.done_before + worked)) / static_cast<double>(b.total);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Actions
+
+void Actions::dispatch(std::int32_t l, int sm, std::int64_t count) { e_.do_dispatch(l, sm, count); }
+
+void Actions::set_residency_cap(std::int32_t l, int blocks_per_sm) {
+  if (blocks_per_sm < 0) e_.refuse(fmt::format("residency cap {} for launch {}", blocks_per_sm, l));
+  e_.launches_.at(static_cast<std::size_t>(l)).residency_cap = blocks_per_sm;
+}
+
+void Actions::restrict_to_sms(std::int32_t l, const std::vector<int>& sms) {
+  auto& launch = e_.launches_.at(static_cast<std::size_t>(l));
+  launch.allowed_sms.assign(e_.sms_.size(), 0);
+  for (int sm : sms) {
+    if (sm < 0 || sm >= static_cast<int>(e_.sms_.size())) e_.refuse(fmt::format("restriction to unknown SM {}", sm));
+    launch.allowed_sms[static_cast<std::size_t>(sm)] = 1;
+  }
+}
+
+void Actions::allow_all_sms(std::int32_t l) { e_.launches_.at(static_cast<std::size_t>(l)).allowed_sms.clear(); }
+
+void Actions::set_slice_end(std::int32_t l, std::int64_t end) {
+  auto& launch = e_.launches_.at(static_cast<std::size_t>(l));
+  if (end < launch.next_block || end > launch.total_blocks)
+    e_.refuse(fmt::format("slice end {} for launch {} outside [{}, {}]", end, l, launch.next_block, launch.total_blocks));
+  launch.dispatch_limit = end;
+}
+
+void Actions::drain_sm(int sm) {
+  if (sm < 0 || sm >= static_cast<int>(e_.sms_.size())) e_.refuse(fmt::format("drain of unknown SM {}", sm));
+  auto& s = e_.sms_[static_cast<std::size_t>(sm)];
+  if (s.draining) return;
+  s.draining = true;
+  e_.drain_requested_[static_cast<std::size_t>(sm)] = e_.now_;
+  ++e_.stats_.preemptions;
+  e_.check_drained(sm);
+}
+
+void Actions::undrain_sm(int sm) {
+  if (sm < 0 || sm >= static_cast<int>(e_.sms_.size())) e_.refuse(fmt::format("undrain of unknown SM {}", sm));
+  e_.sms_[static_cast<std::size_t>(sm)].draining = false;
+  e_.drain_requested_[static_cast<std::size_t>(sm)] = -1;
+}
+
+void Actions::flush(std::int32_t slot) { e_.do_flush(slot); }
+void Actions::context_switch(std::int32_t slot) { e_.do_switch(slot); }
+
+void Actions::set_timer(TimeNs at, std::int64_t tag) {
+  if (at < e_.now_) e_.refuse(fmt::format("timer at t={} ns, in the past", at));
+  e_.push(at, Engine::QTimer, tag);
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,87 @@
+// Shared helpers for the policies: issuing blocks onto SMs under the hardware's placement rules.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/gpu_spec.h"
+#include "sim/engine.h"
+#include "sim/params.h"
+
+namespace gpusched::sim {
+
+// The `placement` parameter every hardware-like policy declares: auto follows the GPU preset.
+ParamSpec placement_param();
+BlockPlacement resolve_placement(const Params& p, const GpuSpec& gpu);
+
+// Round-robin keeps a cursor between calls (the hardware's next SM).
+struct PlacementState {
+  BlockPlacement placement = BlockPlacement::MostFree;
+  int cursor = 0;
+};
+
+// Dispatches blocks of launch `l` to the candidate SMs, one block at a time in placement order, while
+// `room(sm)` > 0 somewhere and the launch has blocks to issue. Returns how many were dispatched.
+template <class RoomFn>
+std::int64_t issue_blocks(const EngineView& v, Actions& a, std::int32_t l, std::span<const std::int32_t> candidates,
+                          PlacementState& ps, RoomFn&& room) {
+  std::int64_t issued = 0;
+  if (candidates.empty()) return 0;
+  if (candidates.size() == 1) {  // the common case: one SM freed a slot
+    const int sm = candidates[0];
+    const std::int64_t n = room(sm);
+    if (n > 0) {
+      a.dispatch(l, sm, n);
+      issued = n;
+    }
+    return issued;
+  }
+  if (ps.placement == BlockPlacement::RoundRobin) {
+    // Passes over the SMs starting at the cursor, one block per SM per pass.
+    const int count = static_cast<int>(candidates.size());
+    bool progress = true;
+    while (progress && v.launch(l).issuable() > 0) {
+      progress = false;
+      for (int k = 0; k < count && v.launch(l).issuable() > 0; ++k) {
+        const int sm = candidates[static_cast<std::size_t>((ps.cursor + k) % count)];
+        if (room(sm) > 0) {
+          a.dispatch(l, sm, 1);
+          ++issued;
+          progress = true;
+          ps.cursor = (ps.cursor + k + 1) % count;
+          break;
+        }
+      }
+    }
+    return issued;
+  }
+  // Most free: the SM with the most free warps takes the next block (lowest id on ties).
+  while (v.launch(l).issuable() > 0) {
+    int best = -1, best_free = -1;
+    for (const int sm : candidates) {
+      const int free = v.free_warps(sm);
+      if (free > best_free && room(sm) > 0) {
+        best = sm;
+        best_free = free;
+      }
+    }
+    if (best < 0) break;
+    a.dispatch(l, best, 1);
+    ++issued;
+  }
+  return issued;
+}
+
+inline std::int64_t issue_blocks(const EngineView& v, Actions& a, std::int32_t l,
+                                 std::span<const std::int32_t> candidates, PlacementState& ps) {
+  return issue_blocks(v, a, l, candidates, ps, [&](int sm) { return v.room_for(l, sm); });
+}
+
+// 0..n-1, built once per policy.
+std::vector<std::int32_t> all_sms(const EngineView& v);
+
+// True if the batch changes what may run where (a release, a finish, a timer).
+bool structural(std::span<const EngineEvent> events);
+
+}  // namespace gpusched::sim

@@ -1,0 +1,30 @@
+#include "sim/policies/ordered_issue.h"
+
+namespace gpusched::sim {
+
+void OrderedIssue::run(const EngineView& v, std::span<const EngineEvent> events, Actions& a,
+                       std::span<const std::int32_t> order, bool only_first) {
+  if (!initialised_) {
+    placement_.placement = resolve_placement(params_, v.gpu());
+    all_ = all_sms(v);
+    initialised_ = true;
+  }
+  // Only SMs that freed resources can take new blocks, unless what may run has changed.
+  bool full = structural(events);
+  for (const std::int32_t l : order) {
+    if (v.launch(l).issuable() == 0) {
+      if (only_first) return;
+      continue;
+    }
+    if (l != last_head_) {
+      full = true;
+      last_head_ = l;
+    }
+    issue_blocks(v, a, l, full ? std::span<const std::int32_t>(all_) : std::span<const std::int32_t>(v.freed_sms()),
+                 placement_);
+    if (only_first || v.launch(l).issuable() > 0) return;  // head-of-line blocking
+    full = true;  // the next launch may use space left anywhere
+  }
+}
+
+}  // namespace gpusched::sim

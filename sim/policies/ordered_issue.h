@@ -1,0 +1,28 @@
+// In-order issue with head-of-line blocking, the hardware's left-over policy: launches issue in a given
+// order, and a later launch issues blocks only once every earlier one has issued all of its blocks.
+// fifo orders by release, sjf by time alone, serial admits only the first launch.
+#pragma once
+#include <span>
+#include <vector>
+
+#include "sim/policies/issue.h"
+#include "sim/policy.h"
+
+namespace gpusched::sim {
+
+class OrderedIssue {
+ public:
+  explicit OrderedIssue(const Params& params) : params_(params) {}
+  // Issues blocks in `order`; `only_first` admits only order[0] (serial execution).
+  void run(const EngineView& v, std::span<const EngineEvent> events, Actions& a, std::span<const std::int32_t> order,
+           bool only_first = false);
+
+ private:
+  Params params_;
+  bool initialised_ = false;
+  PlacementState placement_;
+  std::vector<std::int32_t> all_;
+  std::int32_t last_head_ = -1;
+};
+
+}  // namespace gpusched::sim

@@ -1,0 +1,184 @@
+#include "sim/runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sim/policy.h"
+#include "sim/registry.h"
+
+namespace gpusched::sim {
+namespace {
+
+class ScheduleRecorder final : public EngineObserver {
+ public:
+  explicit ScheduleRecorder(Schedule& s) : schedule_(s) {}
+  void on_piece(const BlockPiece& p) override { schedule_.pieces.push_back(p); }
+
+ private:
+  Schedule& schedule_;
+};
+
+// Block time spent alone: sums completed pieces.
+class BlockTimeSum final : public EngineObserver {
+ public:
+  void on_piece(const BlockPiece& p) override { total += static_cast<double>(p.end - p.start); }
+  double total = 0;
+};
+
+std::unique_ptr<DurationModel> make_model(const std::string& name, const std::map<std::string, std::string>& params) {
+  const auto* info = Registry<DurationModel>::instance().find(name);
+  if (!info)
+    throw std::invalid_argument(fmt::format("unknown interference model '{}' (models: {})", name,
+                                            Registry<DurationModel>::instance().names()));
+  return info->make(Params::resolve("interference model " + name, info->params, params));
+}
+
+// Share of an SM one block of the launch takes: its largest fraction of any per-SM limit.
+double sm_share(const GpuSpec& g, const BlockFootprint& f) {
+  double share = 1.0 / g.max_blocks_per_sm;
+  share = std::max(share, static_cast<double>(f.threads) / g.max_threads_per_sm);
+  share = std::max(share, static_cast<double>(f.warps) / g.max_warps_per_sm);
+  share = std::max(share, static_cast<double>(f.registers) / g.registers_per_sm);
+  if (g.shared_memory_per_sm > 0) share = std::max(share, static_cast<double>(f.shared_memory) / g.shared_memory_per_sm);
+  return share;
+}
+
+}  // namespace
+
+std::vector<std::string> all_policy_names() {
+  std::vector<std::string> out;
+  for (const auto* info : Registry<Policy>::instance().all()) out.push_back(info->name);
+  return out;
+}
+
+void check_runnable(const Workload& w, const GpuSpec& gpu) {
+  for (const auto& k : w.kernels) {
+    const auto occ = compute_occupancy(gpu, k->shape());
+    if (occ.blocks_per_sm == 0)
+      throw std::invalid_argument(fmt::format("{}: kernel '{}' cannot run on {}: {}", k->file.empty() ? w.file : k->file,
+                                              k->name, gpu.name, occ.reason));
+    if (!k->primary_records() || k->primary_records()->sorted_durations.empty())
+      throw std::invalid_argument(fmt::format("{}: kernel '{}' has no block records", k->file, k->name));
+  }
+}
+
+AloneTime AloneTimeCache::get(const KernelProfile& kernel, std::uint64_t draw_key, const GpuSpec& gpu,
+                              std::uint64_t seed, const std::string& interference,
+                              const std::map<std::string, std::string>& interference_params) {
+  // Draws matter only where some block has no record; otherwise every launch of the kernel is the same.
+  const RecordSet* set = kernel.primary_records();
+  const bool complete = set && set->recorded == kernel.block_count();
+  std::string model_key = interference;
+  for (const auto& [k, v] : interference_params) model_key += fmt::format(",{}={}", k, v);
+  const auto key = std::make_tuple(&kernel, complete ? 0 : draw_key, gpu.name, seed, model_key);
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
+  }
+  LaunchSpec spec;
+  spec.kernel = &kernel;
+  spec.id = kernel.name;
+  spec.draw_key = draw_key;
+  const auto model = make_model(interference, interference_params);
+  EngineConfig config{gpu, 1, seed, model.get(), {}};
+  Engine engine(config, {spec});
+  BlockTimeSum sum;
+  engine.add_observer(&sum);
+  const auto* serial = Registry<Policy>::instance().find("serial");
+  auto policy = serial->make(Params::resolve("policy serial", serial->params, {}));
+  engine.run(*policy);
+  const AloneTime result{engine.launches()[0].finish - engine.launches()[0].release, sum.total};
+  std::lock_guard lock(mutex_);
+  cache_.emplace(key, result);
+  return result;
+}
+
+RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& o, AloneTimeCache& alone_cache) {
+  const auto* info = Registry<Policy>::instance().find(o.policy);
+  if (!info)
+    throw std::invalid_argument(
+        fmt::format("unknown policy '{}' (policies: {})", o.policy, Registry<Policy>::instance().names()));
+  const Params params = Params::resolve("policy " + o.policy, info->params, o.policy_params);
+  auto policy = info->make(params);
+  const auto model = make_model(o.interference, o.interference_params);
+  check_runnable(w, gpu);
+
+  RunResult result;
+  result.workload = w.name;
+  result.policy = o.policy;
+  result.policy_params = params.canonical();
+  result.gpu = gpu.name;
+  result.gpu_count = o.gpu_count > 0 ? o.gpu_count : w.gpu_count;
+  result.interference = o.interference;
+  result.seed = o.seed;
+
+  std::vector<LaunchSpec> specs;
+  std::vector<AloneTime> alone;
+  specs.reserve(w.launches.size());
+  for (std::size_t i = 0; i < w.launches.size(); ++i) {
+    const auto& l = w.launches[i];
+    LaunchSpec s;
+    s.kernel = w.kernels[l.kernel].get();
+    s.id = l.id;
+    s.arrival = l.arrival;
+    s.priority = l.priority;
+    s.deadline = l.deadline;
+    s.predecessors = w.dag.predecessors(i);
+    s.draw_key = i;
+    alone.push_back(alone_cache.get(*s.kernel, i, gpu, o.seed, o.interference, o.interference_params));
+    s.alone = alone.back().time;
+    specs.push_back(std::move(s));
+  }
+  EngineConfig config{gpu, result.gpu_count, o.seed, model.get(), o.costs};
+  Engine engine(config, std::move(specs));
+  ScheduleRecorder recorder(result.schedule);
+  if (o.keep_schedule) engine.add_observer(&recorder);
+  for (auto* obs : o.observers) engine.add_observer(obs);
+  engine.run(*policy);
+
+  // Per-launch outcomes and metrics.
+  double area = 0.0;
+  for (std::size_t i = 0; i < w.launches.size(); ++i) {
+    const auto& ls = engine.launches()[i];
+    LaunchOutcome out;
+    out.arrival = ls.arrival;
+    out.release = ls.release;
+    out.first_dispatch = ls.first_dispatch;
+    out.finish = ls.finish;
+    out.alone = ls.alone;
+    out.blocks = ls.total_blocks;
+    out.deadline_missed = w.launches[i].deadline && ls.finish > *w.launches[i].deadline;
+    result.launches.push_back(out);
+    area += alone[i].block_time * sm_share(gpu, ls.footprint);
+  }
+  result.metrics = compute_launch_metrics(result.launches);
+  auto& m = result.metrics;
+  const int total_sms = gpu.sm_count * result.gpu_count;
+  m.bound_area = static_cast<TimeNs>(area / total_sms);
+  m.bound = std::max(m.bound_area, m.bound_longest);
+  m.makespan_over_bound = m.bound > 0 ? static_cast<double>(m.makespan) / static_cast<double>(m.bound) : 1.0;
+  double busy = 0.0, warp_time = 0.0;
+  for (const auto& sm : engine.sms()) {
+    busy += static_cast<double>(sm.busy_time);
+    warp_time += sm.warp_time;
+  }
+  if (m.makespan > 0) {
+    const double capacity = static_cast<double>(total_sms) * static_cast<double>(m.makespan);
+    m.sm_utilization = busy / capacity;
+    m.warp_occupancy = warp_time / (capacity * gpu.max_warps_per_sm);
+  }
+  const auto& st = engine.stats();
+  m.preemptions = st.preemptions;
+  m.wasted_work = st.wasted_work;
+  if (!st.preemption_latencies.empty()) {
+    double sum = 0;
+    for (TimeNs t : st.preemption_latencies) sum += static_cast<double>(t);
+    m.mean_preemption_latency = static_cast<TimeNs>(sum / static_cast<double>(st.preemption_latencies.size()));
+    m.max_preemption_latency = *std::max_element(st.preemption_latencies.begin(), st.preemption_latencies.end());
+  }
+  result.events = st.events;
+  return result;
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,57 @@
+// Running a workload under a policy: builds the engine's launches from a Workload, computes each launch's
+// time alone (the launch simulated by itself under `serial` on the same GPU; cached), runs the engine and
+// gathers the RunResult with its metrics.
+#pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "core/gpu_spec.h"
+#include "core/run_result.h"
+#include "core/workload.h"
+#include "sim/engine.h"
+
+namespace gpusched::sim {
+
+struct RunOptions {
+  std::string policy = "fifo";
+  std::map<std::string, std::string> policy_params;
+  std::string interference = "none";
+  std::map<std::string, std::string> interference_params;
+  std::uint64_t seed = 1;
+  int gpu_count = 0;          // 0: the workload's
+  bool keep_schedule = true;  // false: only observers see the pieces (streaming)
+  std::vector<EngineObserver*> observers;
+  PreemptionCosts costs;
+};
+
+struct AloneTime {
+  TimeNs time = 0;        // makespan of the launch alone
+  double block_time = 0;  // sum of its block durations alone (ns)
+};
+
+// Times alone, cached by kernel, random-draw identity, GPU, seed and interference model. Thread-safe.
+class AloneTimeCache {
+ public:
+  AloneTime get(const KernelProfile& kernel, std::uint64_t draw_key, const GpuSpec& gpu, std::uint64_t seed,
+                const std::string& interference, const std::map<std::string, std::string>& interference_params);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::tuple<const KernelProfile*, std::uint64_t, std::string, std::uint64_t, std::string>, AloneTime> cache_;
+};
+
+// Throws std::invalid_argument for unknown policies, models or parameters, and for kernels that cannot
+// run on the GPU; ActionError for a policy's refused action.
+RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& options, AloneTimeCache& alone);
+
+// The policies `--policy all` means: every registered policy, by name.
+std::vector<std::string> all_policy_names();
+
+// Checks before running that every kernel can run on the GPU and has block records; throws
+// std::invalid_argument naming the kernel's file.
+void check_runnable(const Workload& w, const GpuSpec& gpu);
+
+}  // namespace gpusched::sim

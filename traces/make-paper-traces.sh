@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Regenerates the paper-derived kernel profiles in traces/ from the numbers printed in the seeds' tables.
+# Block times are drawn (seeded) and written to the files, so the shipped traces are fixed data; running
+# this again with the same gpusched gives the same files. Usage: traces/make-paper-traces.sh [GPUSCHED]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+G=${1:-"$here/../build/sim/gpusched"}
+gen() { "$G" gen profile "$@" >/dev/null; }
+
+# --- (a) ERCBench kernels of seed 001 on the GTX480 preset -------------------------------------------
+# Table 2 gives residency R, threads per block and blocks; Table 3 the mean block time (cycles) and its
+# %RSD. Registers are chosen so the occupancy calculator gives R (docs/traces.md says how).
+out="$here/ercbench"
+gen --out "$out" --gpu gtx480 --seed 101 --name aes-d      --blocks 1429 --threads 256 --registers 20 --smem 4096 --mean-cycles 14529   --rsd 12.52
+gen --out "$out" --gpu gtx480 --seed 102 --name aes-e      --blocks 1429 --threads 256 --registers 20 --smem 4096 --mean-cycles 14031   --rsd 12.1
+gen --out "$out" --gpu gtx480 --seed 103 --name nlm2       --blocks 4096 --threads 64  --registers 20 --smem 0    --mean-cycles 19873   --rsd 2.87
+gen --out "$out" --gpu gtx480 --seed 104 --name jpeg-d     --blocks 512  --threads 64  --registers 20 --smem 2048 --mean-cycles 5238    --rsd 29.58
+gen --out "$out" --gpu gtx480 --seed 105 --name jpeg-e     --blocks 512  --threads 64  --registers 20 --smem 2048 --mean-cycles 5367    --rsd 32.95
+gen --out "$out" --gpu gtx480 --seed 106 --name raytracing --blocks 2048 --threads 128 --registers 48 --smem 0    --mean-cycles 15167   --rsd 65.71
+gen --out "$out" --gpu gtx480 --seed 107 --name sad        --blocks 1584 --threads 61  --registers 20 --smem 0    --mean-cycles 32332   --rsd 6.57
+gen --out "$out" --gpu gtx480 --seed 108 --name sha1       --blocks 1539 --threads 64  --registers 20 --smem 0    --mean-cycles 1708531 --rsd 7.98
+
+# --- (b) Chimera kernels of seed 003 Table 2 on the chimera-fermi preset -------------------------------
+# Mean block time = 2 x the table's average drain time (a uniformly random preemption point waits half a
+# block on average, section 2.4); context per block and blocks per SM from the table; idempotent kernels
+# are idempotent throughout, the others until 90% of a block (relaxed idempotence, an interpretation).
+# Grid: 8 full waves on 30 SMs (the paper does not give grid sizes). Block-time RSD 10% (not given).
+out="$here/chimera"
+chimera() {  # name drain_us context_kB tbs_per_sm idempotent(yes/no) seed
+  local smem=$(( 49152 / $4 / 128 * 128 ))
+  local idem=1.0; [ "$5" = no ] && idem=0.9
+  gen --out "$out" --gpu chimera-fermi --seed "$6" --name "$1" --blocks $(( 30 * $4 * 8 )) --threads 128 \
+      --registers 16 --smem "$smem" --mean-us "$(awk "BEGIN{print 2 * $2}")" --rsd 10 \
+      --context-bytes $(( $3 * 1024 )) --idempotent-until "$idem"
+}
+chimera bs.0    60.9    24 4 yes 301
+chimera bt.0    3.5     46 2 no  302
+chimera bt.1    2.8     36 3 no  303
+chimera bp.0    3.1     12 6 no  304
+chimera bp.1    1.8     22 5 no  305
+chimera cp.0    746.9   7  8 no  306
+chimera fwt.0   2.3     21 5 no  307
+chimera fwt.1   7.2     28 3 no  308
+chimera fwt.2   321.8   18 6 no  309
+chimera hw.0    5.2     67 2 no  310
+chimera hs.0    4.5     38 3 yes 311
+chimera km.0    424.3   10 6 yes 312
+chimera km.1    118.8   12 6 yes 313
+chimera lc.0    1162.0  17 7 yes 314
+chimera lc.1    391.7   9  8 yes 315
+chimera lc.2    10173.2 87 1 no  316
+chimera lud.0   17.4    4  8 no  317
+chimera lud.1   26.2    5  8 no  318
+chimera lud.2   3.5     16 6 no  319
+chimera mum.0   10212.8 18 6 yes 320
+chimera mum.1   76.4    24 5 yes 321
+chimera nw.0    18.2    8  8 no  322
+chimera nw.1    18.7    8  8 no  323
+chimera sad.0   42.3    7  8 yes 324
+chimera sad.1   82.9    8  8 yes 325
+chimera sad.2   19.7    2  8 yes 326
+chimera st.0    122.3   11 8 yes 327
+
+# --- (c) Kernelet kernels of seed 000 Tables 3-4 on the c2050 and gtx680 presets -----------------------
+# Threads x blocks from Table 3; PUR, MUR from Table 4 (rows in Table 3's order); registers chosen to give
+# Table 4's occupancy. Block time = instructions x warps x residency / (PUR x peak IPC) cycles, with 100
+# instructions per thread (an assumption: the paper gives none) and peak IPC 1 (C2050) or 4 (GTX680, four
+# schedulers issuing one warp each, dual issue not counted). RSD 5%.
+kernelet() {  # gpu peak name threads blocks regs pur mur residency seed
+  local warps=$(( ($4 + 31) / 32 ))
+  gen --out "$here/kernelet/$1" --gpu "$1" --seed "${10}" --name "$3" --blocks "$5" --threads "$4" --registers "$6" \
+      --mean-cycles "$(awk "BEGIN{print 100 * $warps * $9 / ($7 * $2)}")" --rsd 5 --pur "$7" --mur "$8" \
+      --instructions $(( 100 * warps ))
+}
+kernelet c2050 1 pc   256 16384 20 0.0096 0.1404 6 401
+kernelet c2050 1 sad  32  8048  20 0.1498 0.1120 8 402
+kernelet c2050 1 spmv 256 16384 20 0.3464 0.003  6 403
+kernelet c2050 1 st   128 16384 20 0.3629 0.1156 8 404
+kernelet c2050 1 mm   256 16384 32 0.5804 0.0161 4 405
+kernelet c2050 1 mriq 256 8192  24 0.8539 0.0002 5 406
+kernelet c2050 1 bs   128 16384 20 0.8642 0.0604 8 407
+kernelet c2050 1 tea  128 16384 20 0.9978 0.0196 8 408
+kernelet gtx680 4 pc   256 16384 32 0.0072 0.1746 8 411
+kernelet gtx680 4 sad  32  8048  32 0.1062 0.1351 16 412
+kernelet gtx680 4 spmv 256 16384 32 0.3027 0.0043 8 413
+kernelet gtx680 4 st   128 16384 32 0.2016 0.1179 16 414
+kernelet gtx680 4 mm   256 16384 32 0.5321 0.0569 8 415
+kernelet gtx680 4 mriq 256 8192  32 1.6784 0.0007 8 416
+kernelet gtx680 4 bs   128 16384 32 1.2007 0.1323 16 417
+kernelet gtx680 4 tea  128 16384 32 1.1417 0.0353 16 418
+echo "paper traces written under $here"
