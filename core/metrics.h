@@ -26,7 +26,7 @@ struct Metrics {
   double antt = 0.0;      // mean of turnaround / alone
   double strict_f = 0.0;  // min slowdown / max slowdown (1 = fair)
   TimeNs makespan = 0;    // last finish - first arrival
-  TimeNs bound_area = 0;      // block time weighted by each block's share of an SM, over the GPUs' SMs
+  TimeNs bound_area = 0;      // max over SM limits of block time x the block's fraction of that limit, / SMs
   TimeNs bound_longest = 0;   // max over launches of (arrival - first arrival + alone)
   TimeNs bound = 0;           // max of the two
   double makespan_over_bound = 0.0;

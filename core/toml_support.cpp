@@ -123,7 +123,7 @@ std::int64_t TableReader::integer_in(std::string_view key, std::int64_t lo, std:
   if (!has(key) && fallback) return *fallback;
   const auto v = integer(key);
   if (v < lo || v > hi) {
-    std::string range = hi == INT64_MAX ? fmt::format("an integer >= {}", lo)
+    std::string range = hi >= INT64_MAX / 4 ? fmt::format("an integer >= {}", lo)
                                         : fmt::format("an integer in [{}, {}]", lo, hi);
     fail(key, expected_found(range, fmt::format("{}", v)));
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "sim/policy.h"
 #include "sim/registry.h"
@@ -34,14 +35,15 @@ std::unique_ptr<DurationModel> make_model(const std::string& name, const std::ma
   return info->make(Params::resolve("interference model " + name, info->params, params));
 }
 
-// Share of an SM one block of the launch takes: its largest fraction of any per-SM limit.
-double sm_share(const GpuSpec& g, const BlockFootprint& f) {
-  double share = 1.0 / g.max_blocks_per_sm;
-  share = std::max(share, static_cast<double>(f.threads) / g.max_threads_per_sm);
-  share = std::max(share, static_cast<double>(f.warps) / g.max_warps_per_sm);
-  share = std::max(share, static_cast<double>(f.registers) / g.registers_per_sm);
-  if (g.shared_memory_per_sm > 0) share = std::max(share, static_cast<double>(f.shared_memory) / g.shared_memory_per_sm);
-  return share;
+// Fractions of each per-SM limit one block takes (block slots, threads, warps, registers, shared memory).
+// Per limit, the sum of resident blocks' fractions never exceeds 1 on an SM, so block time weighted by
+// one limit's fraction, summed and divided by the SMs, bounds the makespan from below; the largest of
+// the five is the area bound. (Weighting by each block's largest fraction would not be a bound: blocks
+// that stress different limits pack together.)
+std::array<double, 5> sm_fractions(const GpuSpec& g, const BlockFootprint& f) {
+  return {1.0 / g.max_blocks_per_sm, static_cast<double>(f.threads) / g.max_threads_per_sm,
+          static_cast<double>(f.warps) / g.max_warps_per_sm, static_cast<double>(f.registers) / g.registers_per_sm,
+          g.shared_memory_per_sm > 0 ? static_cast<double>(f.shared_memory) / g.shared_memory_per_sm : 0.0};
 }
 
 }  // namespace
@@ -138,7 +140,7 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
   engine.run(*policy);
 
   // Per-launch outcomes and metrics.
-  double area = 0.0;
+  std::array<double, 5> area{};
   for (std::size_t i = 0; i < w.launches.size(); ++i) {
     const auto& ls = engine.launches()[i];
     LaunchOutcome out;
@@ -150,12 +152,13 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     out.blocks = ls.total_blocks;
     out.deadline_missed = w.launches[i].deadline && ls.finish > *w.launches[i].deadline;
     result.launches.push_back(out);
-    area += alone[i].block_time * sm_share(gpu, ls.footprint);
+    const auto fractions = sm_fractions(gpu, ls.footprint);
+    for (std::size_t r = 0; r < area.size(); ++r) area[r] += alone[i].block_time * fractions[r];
   }
   result.metrics = compute_launch_metrics(result.launches);
   auto& m = result.metrics;
   const int total_sms = gpu.sm_count * result.gpu_count;
-  m.bound_area = static_cast<TimeNs>(area / total_sms);
+  m.bound_area = static_cast<TimeNs>(*std::max_element(area.begin(), area.end()) / total_sms);
   m.bound = std::max(m.bound_area, m.bound_longest);
   m.makespan_over_bound = m.bound > 0 ? static_cast<double>(m.makespan) / static_cast<double>(m.bound) : 1.0;
   double busy = 0.0, warp_time = 0.0;

@@ -2,6 +2,7 @@
 // every SM, room for one block of each co-running launch that has none there yet; the reservation is
 // recomputed from the launches issuing at that instant, and vanishes when a launch runs alone (it then
 // reoccupies the space). Launches issue in FIFO order, each until its MPMax limit on the SM is reached.
+// No reservation is made for a launch whose block could never share an SM with the issuing launch's.
 // docs/policies/mpmax.md.
 #include <algorithm>
 
@@ -23,14 +24,30 @@ class MpmaxPolicy final : public Policy {
       all_ = all_sms(v);
     }
     const bool full = structural(events);
+    const auto candidates = full ? std::span<const std::int32_t>(all_) : std::span<const std::int32_t>(v.freed_sms());
     for (const std::int32_t l : v.active()) {
       if (v.launch(l).issuable() == 0) continue;
-      issue_blocks(v, a, l, full ? std::span<const std::int32_t>(all_) : std::span<const std::int32_t>(v.freed_sms()),
-                   placement_, [&](int sm) { return room_with_reservation(v, l, sm); });
+      issue_blocks(v, a, l, candidates, placement_, [&](int sm) { return room_with_reservation(v, l, sm); });
+    }
+    // Reservations can be unsatisfiable together (each launch leaving room for the others on an empty SM):
+    // an SM left empty takes one block of the first launch in FIFO order that fits, so nothing deadlocks.
+    for (const std::int32_t sm : candidates) {
+      if (v.sm(sm).blocks > 0) continue;
+      for (const std::int32_t l : v.active())
+        if (v.room_for(l, sm) > 0) {
+          a.dispatch(l, sm, 1);
+          break;
+        }
     }
   }
 
  private:
+  static bool pair_fits(const GpuSpec& g, const BlockFootprint& x, const BlockFootprint& y) {
+    return x.threads + y.threads <= g.max_threads_per_sm && x.warps + y.warps <= g.max_warps_per_sm &&
+           x.registers + y.registers <= g.registers_per_sm &&
+           x.shared_memory + y.shared_memory <= g.shared_memory_per_sm && g.max_blocks_per_sm >= 2;
+  }
+
   // Blocks of `l` that fit on `sm` while leaving room for one block of every other issuing launch that
   // has no block on this SM.
   static std::int64_t room_with_reservation(const EngineView& v, std::int32_t l, int sm) {
@@ -45,6 +62,7 @@ class MpmaxPolicy final : public Policy {
       const auto& other = v.launch(k);
       if (k == l || other.issuable() == 0 || other.resident_per_sm[static_cast<std::size_t>(sm)] > 0) continue;
       if (other.gpu >= 0 && other.gpu != s.gpu) continue;
+      if (!pair_fits(g, v.launch(l).footprint, other.footprint)) continue;  // could never share an SM
       threads -= other.footprint.threads;
       warps -= other.footprint.warps;
       regs -= other.footprint.registers;

@@ -1,6 +1,7 @@
 // spatial: spatial multitasking with Smart Even partitioning (seed 003 section 4, after Adriaens et al.).
 // The SMs of each GPU are split evenly among the launches running on it; a launch that cannot fill its
-// share (too few blocks left for its residency) gets only what it needs, and the rest is shared out again.
+// share (too few blocks left for its residency) gets only what it needs, and the rest is shared out again;
+// SMs that no launch needs for a full wave are handed out round-robin rather than left idle.
 // Partitions change when launches arrive, finish issuing or finish; an SM handed to another launch keeps
 // running its blocks to completion (no preemption: the Chimera policies add that). docs/policies/spatial.md.
 #include <algorithm>
@@ -82,6 +83,8 @@ class SpatialPolicy final : public Policy {
         if (given == 0) break;
         open.swap(still);
       }
+      // SMs nobody needs for a full wave still go to launches with blocks to issue, so none idles.
+      for (std::size_t i = 0; left > 0 && !launches.empty(); i = (i + 1) % launches.size(), --left) ++quota[i];
       // Keep current owners where quotas allow, then hand free SMs out in launch order.
       std::vector<int> have(launches.size(), 0);
       std::vector<std::int32_t> free_sms;

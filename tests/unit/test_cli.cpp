@@ -1,0 +1,128 @@
+// The gpusched command: every malformed-input class gets one exact message and exit code 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_helpers.h"
+
+using gpusched::test::run_cli;
+
+namespace {
+const std::string kBad = std::string(GPUSCHED_TEST_DATA) + "/bad/";
+
+struct BadCase {
+  const char* file;
+  const char* message;  // after "gpusched: error: <dir>/"
+};
+
+std::string validate(const std::string& file, int& code) {
+  std::string out;
+  code = run_cli("validate " + kBad + file, out);
+  return out;
+}
+}  // namespace
+
+TEST(Cli, MalformedInputGetsExactMessageAndExitCode2) {
+  const BadCase cases[] = {
+      // truncated files
+      {"truncated.kernel.toml", "truncated.kernel.toml:4:11: not valid TOML: Error while parsing array: encountered "
+                                "end-of-file"},
+      {"truncated.csv", "truncated.csv:3:6: field 'end': expected 4 comma-separated fields (block,sm,start,end), found 3"},
+      {"truncated-csv.kernel.toml",
+       "truncated.csv:3:6: field 'end': expected 4 comma-separated fields (block,sm,start,end), found 3"},
+      {"empty.csv", "empty.csv:1: field 'header': expected the header line \"block,sm,start,end\", found an empty file"},
+      // wrong type
+      {"wrong-type.kernel.toml",
+       "wrong-type.kernel.toml:7:24: field 'registers_per_thread': expected an integer, found string \"32\""},
+      {"wrong-type.csv", "wrong-type.csv:2:5: field 'start': expected an integer, found \"zero\""},
+      // missing field
+      {"missing-field.kernel.toml", "missing-field.kernel.toml:1:1: field 'block': missing (this field is required)"},
+      // negative time
+      {"negative-time.csv", "negative-time.csv:2:5: field 'start': expected a non-negative time, found -5"},
+      {"negative-arrival.toml",
+       "negative-arrival.toml:17:14: field 'launch[1].arrival_ns': expected an integer >= 0, found -100"},
+      // end before start
+      {"end-before-start.kernel.toml",
+       "end-before-start.csv:3:7: field 'end': expected an end time >= start (5), found 3"},
+      // block index out of range, and recorded twice
+      {"block-out-of-range.kernel.toml",
+       "block-out-of-range.csv:3:1: field 'block': expected a block index in [0, 3], found 7"},
+      {"duplicate-block.kernel.toml", "duplicate-block.csv:3:1: field 'block': block 0 is recorded twice"},
+      // unknown kernel or GPU name
+      {"unknown-kernel.toml",
+       "unknown-kernel.toml:16:10: field 'launch[1].kernel': expected a kernel named in [kernels] (a), found \"b\""},
+      {"unknown-gpu.kernel.toml",
+       "unknown-gpu.kernel.toml:4:7: field 'gpu': expected a GPU preset (gtx480, c2050, gtx680, k40, titanx, "
+       "chimera-fermi, h100, h200), found \"h1000\""},
+      {"unknown-gpu.toml",
+       "unknown-gpu.toml:3:7: field 'gpu': expected a GPU preset (gtx480, c2050, gtx680, k40, titanx, chimera-fermi, "
+       "h100, h200) or a GPU file, found \"gtx9000\""},
+      // duplicate launch id, unknown dependency, cycle
+      {"duplicate-id.toml", "duplicate-id.toml:15:6: field 'launch[1].id': duplicate launch id 'x' (first defined at "
+                            "line 8)"},
+      {"unknown-dependency.toml",
+       "unknown-dependency.toml:18:9: field 'launch[1].after[0]': expected the id of a launch in this file, found \"z\""},
+      {"cycle.toml", "cycle.toml:8: cyclic dependencies among launches x, y"},
+  };
+  for (const auto& c : cases) {
+    int code = 0;
+    const auto out = validate(c.file, code);
+    EXPECT_EQ(code, 2) << c.file;
+    EXPECT_EQ(out, "gpusched: error: " + kBad + c.message + "\n") << c.file;
+  }
+}
+
+TEST(Cli, UnknownFieldWarnsButPasses) {
+  int code = 0;
+  const auto out = validate("unknown-field.kernel.toml", code);
+  EXPECT_EQ(code, 0);
+  EXPECT_NE(out.find(kBad + "unknown-field.kernel.toml:8:25: warning: unknown field 'registers_per_threads' (ignored)"),
+            std::string::npos)
+      << out;
+}
+
+TEST(Cli, SimPrintsOneRowPerPolicy) {
+  std::string out;
+  ASSERT_EQ(run_cli("sim --workload " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml --policy all", out), 0)
+      << out;
+  for (const char* p : {"fifo", "serial", "sjf", "mpmax", "spatial"}) EXPECT_NE(out.find(std::string("\n") + p + " "), std::string::npos) << p;
+  EXPECT_NE(out.find("STP"), std::string::npos);
+}
+
+TEST(Cli, BadPolicyParametersAreInputErrors) {
+  std::string out;
+  const std::string w = "sim -w " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml ";
+  EXPECT_EQ(run_cli(w + "--policy nosuch", out), 2);
+  EXPECT_EQ(out, "gpusched: error: unknown policy 'nosuch' (policies: fifo, mpmax, serial, sjf, spatial)\n");
+  EXPECT_EQ(run_cli(w + "--policy fifo --set fifo.speed=3", out), 2);
+  EXPECT_EQ(out, "gpusched: error: policy fifo: unknown parameter 'speed' (parameters: placement)\n");
+  EXPECT_EQ(run_cli(w + "--policy fifo --set sjf.placement=x", out), 2);
+  EXPECT_EQ(run_cli(w + "--policy fifo --gpu nosuch", out), 2);
+  EXPECT_EQ(run_cli("sim", out), 2);
+}
+
+TEST(Cli, GeneratedSyntheticWorkloadValidatesAndSimulates) {
+  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_gen_cli").string();
+  std::filesystem::remove_all(dir);
+  std::string out;
+  ASSERT_EQ(run_cli("gen synthetic --n 8 --nb 16 --seed 5 --out " + dir, out), 0) << out;
+  const std::string wl = dir + "/knapsack-n8-nb16-s5.toml";
+  ASSERT_EQ(run_cli("validate " + wl, out), 0) << out;
+  EXPECT_NE(out.find("8 launches"), std::string::npos) << out;
+  ASSERT_EQ(run_cli("sim -w " + wl + " --policy fifo,sjf --timeline " + dir + "/t.json", out), 0) << out;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/t.fifo.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/t.sjf.json"));
+  ASSERT_EQ(run_cli("sim -w " + wl + " --policy fifo --stream-schedule " + dir + "/s.csv", out), 0) << out;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/s.csv"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, InfoAndGpus) {
+  std::string out;
+  ASSERT_EQ(run_cli("info", out), 0);
+  EXPECT_NE(out.find("gpusched 0.1.0"), std::string::npos);
+  ASSERT_EQ(run_cli("gpus", out), 0);
+  EXPECT_NE(out.find("chimera-fermi"), std::string::npos);
+  ASSERT_EQ(run_cli("gpus --show k40", out), 0);
+  EXPECT_NE(out.find("sm_count = 15"), std::string::npos);
+}

@@ -1,0 +1,134 @@
+#include "test_helpers.h"
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace gpusched::test {
+
+std::shared_ptr<KernelProfile> kernel(const std::string& name, int blocks, int threads, std::vector<TimeNs> durations,
+                                      int registers, int smem, double idempotent_until, std::int64_t context_bytes) {
+  auto k = std::make_shared<KernelProfile>();
+  k->name = name;
+  k->grid = {blocks, 1, 1};
+  k->block = {threads, 1, 1};
+  k->registers_per_thread = registers;
+  k->shared_memory_per_block = smem;
+  k->idempotent_until = idempotent_until;
+  k->context_bytes_per_block = context_bytes;
+  RecordSet set;
+  set.residency = 1;
+  for (int b = 0; b < blocks; ++b) set.duration_by_block.push_back(durations[static_cast<std::size_t>(b) % durations.size()]);
+  finalize_record_set(set);
+  k->record_sets.push_back(std::move(set));
+  return k;
+}
+
+Launch launch(const std::string& id, std::size_t kernel, TimeNs arrival, std::vector<std::size_t> after) {
+  Launch l;
+  l.id = id;
+  l.kernel = kernel;
+  l.arrival = arrival;
+  l.after = std::move(after);
+  return l;
+}
+
+GpuSpec gpu_with_sms(const std::string& preset, int sms) {
+  GpuSpec g = *find_gpu_preset(preset);
+  g.sm_count = sms;
+  g.name = fmt::format("{}-{}sm", preset, sms);
+  return g;
+}
+
+RunResult run(const Workload& w, const GpuSpec& gpu, const std::string& policy, std::uint64_t seed, int gpu_count,
+              std::map<std::string, std::string> params) {
+  sim::AloneTimeCache cache;
+  sim::RunOptions o;
+  o.policy = policy;
+  o.seed = seed;
+  o.gpu_count = gpu_count;
+  o.policy_params = std::move(params);
+  return sim::run_workload(w, gpu, o, cache);
+}
+
+std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunResult& r) {
+  // Every block of every launch completes exactly once (flushed and switched-out pieces are re-runs).
+  std::map<std::pair<int, int>, int> completions;
+  for (const auto& p : r.schedule.pieces)
+    if (p.outcome == PieceOutcome::Completed || p.outcome == PieceOutcome::Drained ||
+        p.outcome == PieceOutcome::SwitchedIn)
+      ++completions[{p.launch, p.block}];
+  for (std::size_t l = 0; l < w.launches.size(); ++l)
+    for (int b = 0; b < w.kernel_of(l).block_count(); ++b) {
+      const int n = completions[{static_cast<int>(l), b}];
+      if (n != 1) return fmt::format("launch {} block {} completed {} times", w.launches[l].id, b, n);
+    }
+  // Time never goes backwards: pieces are emitted in order of their end times, each ends after it starts.
+  TimeNs last = 0;
+  for (const auto& p : r.schedule.pieces) {
+    if (p.end < p.start) return fmt::format("piece of launch {} block {} ends before it starts", p.launch, p.block);
+    if (p.end < last) return fmt::format("piece ending at {} emitted after one ending at {}", p.end, last);
+    last = p.end;
+  }
+  // No SM ever exceeds a limit: sweep each SM's pieces with the blocks' footprints.
+  std::map<std::pair<int, int>, std::vector<std::pair<TimeNs, int>>> per_sm;  // (time, +-piece index)
+  for (std::size_t i = 0; i < r.schedule.pieces.size(); ++i) {
+    const auto& p = r.schedule.pieces[i];
+    per_sm[{p.gpu, p.sm}].emplace_back(p.start, static_cast<int>(i) + 1);
+    per_sm[{p.gpu, p.sm}].emplace_back(p.end, -static_cast<int>(i) - 1);
+  }
+  for (auto& [sm, events] : per_sm) {
+    std::sort(events.begin(), events.end(), [](auto a, auto b) {
+      return a.first != b.first ? a.first < b.first : a.second < b.second;  // ends before starts at equal times
+    });
+    long threads = 0, warps = 0, regs = 0, smem = 0, blocks = 0;
+    for (const auto& [t, e] : events) {
+      const auto& p = r.schedule.pieces[static_cast<std::size_t>(std::abs(e) - 1)];
+      const auto f = block_footprint(gpu, w.kernel_of(static_cast<std::size_t>(p.launch)).shape());
+      const int s = e > 0 ? 1 : -1;
+      threads += s * f.threads;
+      warps += s * f.warps;
+      regs += s * f.registers;
+      smem += s * f.shared_memory;
+      blocks += s;
+      if (threads > gpu.max_threads_per_sm || warps > gpu.max_warps_per_sm || regs > gpu.registers_per_sm ||
+          smem > gpu.shared_memory_per_sm || blocks > gpu.max_blocks_per_sm)
+        return fmt::format("GPU {} SM {} over a limit at t={}: {} threads, {} warps, {} registers, {} B shared, {} blocks",
+                           sm.first, sm.second, t, threads, warps, regs, smem, blocks);
+    }
+  }
+  // Launches start after they arrive and after their dependencies finish.
+  for (std::size_t l = 0; l < w.launches.size(); ++l) {
+    const auto& o = r.launches[l];
+    if (o.first_dispatch < w.launches[l].arrival) return fmt::format("launch {} dispatched before arrival", w.launches[l].id);
+    for (std::size_t d : w.dag.predecessors(l))
+      if (o.first_dispatch < r.launches[d].finish)
+        return fmt::format("launch {} dispatched before its dependency {} finished", w.launches[l].id, w.launches[d].id);
+  }
+  return "";
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int run_cli(const std::string& args, std::string& output) {
+  const std::string cmd = fmt::format("{} {} 2>&1", GPUSCHED_BINARY, args);
+  FILE* p = popen(cmd.c_str(), "r");
+  output.clear();
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
+  const int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace gpusched::test

@@ -1,0 +1,36 @@
+// Helpers shared by the tests: kernels and workloads built in code, running policies, invariant checks.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/gpu_spec.h"
+#include "core/kernel_profile.h"
+#include "core/run_result.h"
+#include "core/workload.h"
+#include "sim/runner.h"
+
+namespace gpusched::test {
+
+// A kernel whose block b runs for durations[b % durations.size()] ns (every block recorded).
+std::shared_ptr<KernelProfile> kernel(const std::string& name, int blocks, int threads, std::vector<TimeNs> durations,
+                                      int registers = 0, int smem = 0, double idempotent_until = 1.0,
+                                      std::int64_t context_bytes = 0);
+
+Launch launch(const std::string& id, std::size_t kernel, TimeNs arrival, std::vector<std::size_t> after = {});
+
+// A GPU derived from a preset with another SM count.
+GpuSpec gpu_with_sms(const std::string& preset, int sms);
+
+RunResult run(const Workload& w, const GpuSpec& gpu, const std::string& policy, std::uint64_t seed = 1,
+              int gpu_count = 1, std::map<std::string, std::string> params = {});
+
+// Checks the engine invariants on a finished run; returns "" or the first violation.
+std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunResult& r);
+
+std::string read_file(const std::string& path);
+
+// Runs the gpusched binary; returns the exit code and fills `output` with stdout+stderr.
+int run_cli(const std::string& args, std::string& output);
+
+}  // namespace gpusched::test

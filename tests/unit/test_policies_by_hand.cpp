@@ -1,0 +1,88 @@
+// Two-launch cases worked by hand. One SM of an H100; 1024-thread blocks, so two fit at a time (R = 2).
+// A: 4 blocks of 100 ns (alone: 2 waves = 200 ns). B: 2 blocks of 10 ns (alone: 1 wave = 10 ns).
+// Both arrive at t = 0, A first.
+#include <gtest/gtest.h>
+
+#include "test_helpers.h"
+
+using namespace gpusched;
+using namespace gpusched::test;
+
+namespace {
+Workload two_launches() {
+  return make_workload("w", {kernel("A", 4, 1024, {100}), kernel("B", 2, 1024, {10})},
+                       {launch("a", 0, 0), launch("b", 1, 0)});
+}
+const GpuSpec kOneSm = gpu_with_sms("h100", 1);
+}  // namespace
+
+TEST(ByHand, Fifo) {
+  // A issues two blocks at 0 and its last two at 100 (all issued); B issues only then, once space frees
+  // at 200: B runs 200-210. Turnarounds 200 and 210; slowdowns 1 and 21.
+  // STP = 1/1 + 1/21 = 1.047619; ANTT = (1 + 21) / 2 = 11; StrictF = 1/21.
+  const auto r = run(two_launches(), kOneSm, "fifo");
+  EXPECT_EQ(r.launches[0].alone, 200);
+  EXPECT_EQ(r.launches[1].alone, 10);
+  EXPECT_EQ(r.launches[0].finish, 200);
+  EXPECT_EQ(r.launches[1].finish, 210);
+  EXPECT_NEAR(r.metrics.stp, 1.0 + 1.0 / 21.0, 1e-12);
+  EXPECT_NEAR(r.metrics.antt, 11.0, 1e-12);
+  EXPECT_NEAR(r.metrics.strict_f, 1.0 / 21.0, 1e-12);
+  EXPECT_EQ(r.metrics.makespan, 210);
+}
+
+TEST(ByHand, Sjf) {
+  // B is shorter alone (10 < 200): it takes the SM first, 0-10; A runs 10-110 and 110-210.
+  // Slowdowns: A 210/200 = 1.05, B 1. STP = 1/1.05 + 1 = 1.952381; ANTT = (1.05 + 1) / 2 = 1.025.
+  const auto r = run(two_launches(), kOneSm, "sjf");
+  EXPECT_EQ(r.launches[1].finish, 10);
+  EXPECT_EQ(r.launches[0].finish, 210);
+  EXPECT_NEAR(r.metrics.stp, 1.0 / 1.05 + 1.0, 1e-12);
+  EXPECT_NEAR(r.metrics.antt, 1.025, 1e-12);
+  EXPECT_NEAR(r.metrics.strict_f, 1.0 / 1.05, 1e-12);
+}
+
+TEST(ByHand, Serial) {
+  // Like fifo here, and never two launches on the GPU: B runs 200-210.
+  const auto r = run(two_launches(), kOneSm, "serial");
+  EXPECT_EQ(r.launches[0].finish, 200);
+  EXPECT_EQ(r.launches[1].finish, 210);
+}
+
+TEST(ByHand, Mpmax) {
+  // A leaves room for one B block: A gets 1 slot at 0 (block 0: 0-100), B the other (0-10). At 10 B has a
+  // block left and A still reserves for it, so B runs 10-20. From 20 A is alone and reoccupies: block 1
+  // 20-120, block 2 100-200, block 3 120-220. A ends at 220 (slowdown 1.1), B at 20 (slowdown 2).
+  // STP = 1/1.1 + 1/2 = 1.409091; ANTT = (1.1 + 2) / 2 = 1.55.
+  const auto r = run(two_launches(), kOneSm, "mpmax");
+  EXPECT_EQ(r.launches[1].finish, 20);
+  EXPECT_EQ(r.launches[0].finish, 220);
+  EXPECT_NEAR(r.metrics.stp, 1.0 / 1.1 + 0.5, 1e-12);
+  EXPECT_NEAR(r.metrics.antt, 1.55, 1e-12);
+}
+
+TEST(ByHand, SpatialSmartEven) {
+  // Two SMs. A: 8 blocks of 100 ns at t=0 (needs 4 SMs for one wave, gets both: 4 blocks 0-100).
+  // B: 4 blocks of 10 ns at t=50. Even split: SM0 stays A's, SM1 goes to B, which waits for A's blocks
+  // there to end at 100: B runs 100-110 and 110-120 on SM1; A runs 2 blocks 100-200 on SM0. When B ends
+  // (120), A's last 2 blocks take the idle SM1: 120-220. A ends at 220 (alone 200: 1.1), B at 120
+  // (turnaround 70, alone 10: 7).
+  const auto w = make_workload("w", {kernel("A", 8, 1024, {100}), kernel("B", 4, 1024, {10})},
+                               {launch("a", 0, 0), launch("b", 1, 50)});
+  const auto r = run(w, gpu_with_sms("h100", 2), "spatial");
+  EXPECT_EQ(r.launches[1].first_dispatch, 100);
+  EXPECT_EQ(r.launches[1].finish, 120);
+  EXPECT_EQ(r.launches[0].finish, 220);
+  EXPECT_NEAR(r.launches[1].slowdown, 7.0, 1e-12);
+  EXPECT_NEAR(r.metrics.antt, (1.1 + 7.0) / 2, 1e-12);
+}
+
+TEST(ByHand, MetricsBound) {
+  // fifo case above: area bound per limit; threads: (4 x 100 + 2 x 10) x 1024/2048 / 1 SM = 210 ns; the
+  // longest alone is 200; bound = 210 and makespan 210 meets it exactly.
+  const auto r = run(two_launches(), kOneSm, "fifo");
+  EXPECT_EQ(r.metrics.bound_area, 210);
+  EXPECT_EQ(r.metrics.bound_longest, 200);
+  EXPECT_DOUBLE_EQ(r.metrics.makespan_over_bound, 1.0);
+  EXPECT_DOUBLE_EQ(r.metrics.sm_utilization, 1.0);
+}

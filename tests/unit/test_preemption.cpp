@@ -1,0 +1,159 @@
+// Hand-worked single-SM cases for the engine's preemption actions, driven by a scripted test policy.
+// One SM of an H100; blocks of 1024 threads (two fit); kernel A has 2 blocks of 1000 ns.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "sim/policy.h"
+#include "test_helpers.h"
+
+using namespace gpusched;
+using namespace gpusched::sim;
+
+namespace {
+
+struct Recorder final : EngineObserver {
+  void on_piece(const BlockPiece& p) override { pieces.push_back(p); }
+  std::vector<BlockPiece> pieces;
+};
+
+// Dispatches launch 0 greedily; at `at` runs `act` once.
+class Scripted final : public Policy {
+ public:
+  Scripted(TimeNs at, std::function<void(const EngineView&, Actions&)> act) : at_(at), act_(std::move(act)) {}
+  std::string name() const override { return "scripted"; }
+  void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
+    for (const auto& e : events) {
+      if (e.kind == EventKind::LaunchReleased) a.set_timer(at_, 1);
+      if (e.kind == EventKind::Timer) act_(v, a);
+      if (e.kind == EventKind::SmDrained) {
+        drained_at = v.now();
+        a.undrain_sm(e.sm);
+      }
+    }
+    if (!v.active().empty()) {
+      const auto n = v.room_for(0, 0);
+      if (n > 0) a.dispatch(0, 0, n);
+    }
+  }
+  TimeNs drained_at = -1;
+
+ private:
+  TimeNs at_;
+  std::function<void(const EngineView&, Actions&)> act_;
+};
+
+std::int32_t slot_of_block(const EngineView& v, int block) {
+  for (auto s : v.sm(0).residents)
+    if (v.resident(s).block == block) return s;
+  return -1;
+}
+
+struct Run {
+  std::vector<BlockPiece> pieces;
+  EngineStats stats;
+  TimeNs finish;
+  TimeNs drained_at;
+};
+
+Run run_scripted(double idempotent_until, TimeNs at, std::function<void(const EngineView&, Actions&)> act,
+                 int blocks = 2, TimeNs t = 1000) {
+  auto k = test::kernel("A", blocks, 1024, {t}, 0, 0, idempotent_until, /*context_bytes=*/100);
+  LaunchSpec s;
+  s.kernel = k.get();
+  s.id = "a";
+  EngineConfig config{test::gpu_with_sms("h100", 1), 1, 1, nullptr, {}};
+  config.costs.switch_bandwidth_gbps_per_sm = 1.0;  // 1 byte per ns: 100 context bytes take 100 ns
+  Engine engine(config, {s});
+  Recorder rec;
+  engine.add_observer(&rec);
+  Scripted policy(at, std::move(act));
+  engine.run(policy);
+  return {rec.pieces, engine.stats(), engine.launches()[0].finish, policy.drained_at};
+}
+
+}  // namespace
+
+TEST(Preemption, FlushRerunsTheBlockFromItsStart) {
+  // Flush block 0 at 400: its 400 ns are lost; it reruns 400-1400. Block 1 ends at 1000.
+  const auto r = run_scripted(1.0, 400, [](const EngineView& v, Actions& a) { a.flush(slot_of_block(v, 0)); });
+  ASSERT_EQ(r.pieces.size(), 3u);
+  EXPECT_EQ(r.pieces[0], (BlockPiece{0, 400, 0, 0, 0, 0, PieceOutcome::Flushed}));
+  EXPECT_EQ(r.pieces[1], (BlockPiece{0, 1000, 0, 1, 0, 0, PieceOutcome::Completed}));
+  EXPECT_EQ(r.pieces[2], (BlockPiece{400, 1400, 0, 0, 0, 0, PieceOutcome::Completed}));
+  EXPECT_EQ(r.stats.wasted_work, 400);
+  EXPECT_EQ(r.finish, 1400);
+}
+
+TEST(Preemption, FlushPastTheIdempotencePointIsRefused) {
+  // Idempotent until 30% of the block; at 400 ns it is 40% through.
+  EXPECT_THROW(run_scripted(0.3, 400, [](const EngineView& v, Actions& a) { a.flush(slot_of_block(v, 0)); }),
+               ActionError);
+  // At 200 ns (20%) it is still idempotent.
+  EXPECT_NO_THROW(run_scripted(0.3, 200, [](const EngineView& v, Actions& a) { a.flush(slot_of_block(v, 0)); }));
+}
+
+TEST(Preemption, ContextSwitchSavesAndResumes) {
+  // Switch block 0 at 400: 400 ns done; saving 100 bytes at 1 B/ns takes 400-500 (piece 0-500, switched
+  // out). Resumed at 500: restore 100 ns, then the remaining 600 ns: ends at 1200 (switched in).
+  const auto r = run_scripted(1.0, 400, [](const EngineView& v, Actions& a) { a.context_switch(slot_of_block(v, 0)); });
+  ASSERT_EQ(r.pieces.size(), 3u);
+  EXPECT_EQ(r.pieces[0], (BlockPiece{0, 500, 0, 0, 0, 0, PieceOutcome::SwitchedOut}));
+  EXPECT_EQ(r.pieces[1], (BlockPiece{0, 1000, 0, 1, 0, 0, PieceOutcome::Completed}));
+  EXPECT_EQ(r.pieces[2], (BlockPiece{500, 1200, 0, 0, 0, 0, PieceOutcome::SwitchedIn}));
+  ASSERT_EQ(r.stats.preemption_latencies.size(), 1u);
+  EXPECT_EQ(r.stats.preemption_latencies[0], 100);
+  EXPECT_EQ(r.stats.wasted_work, 0);
+}
+
+TEST(Preemption, DrainWaitsForResidentBlocks) {
+  // 4 blocks of 100 ns; blocks 0 and 1 run 0-100. Drain at 50: they finish (drained) at 100, when the SM
+  // is empty (latency 50); the policy reopens it and blocks 2, 3 run 100-200.
+  const auto r = run_scripted(1.0, 50, [](const EngineView&, Actions& a) { a.drain_sm(0); }, 4, 100);
+  ASSERT_EQ(r.pieces.size(), 4u);
+  EXPECT_EQ(r.pieces[0].outcome, PieceOutcome::Drained);
+  EXPECT_EQ(r.pieces[1].outcome, PieceOutcome::Drained);
+  EXPECT_EQ(r.pieces[2].outcome, PieceOutcome::Completed);
+  EXPECT_EQ(r.drained_at, 100);
+  EXPECT_EQ(r.stats.preemption_latencies, (std::vector<TimeNs>{50}));
+  EXPECT_EQ(r.finish, 200);
+}
+
+TEST(Preemption, DispatchThatDoesNotFitIsRefused) {
+  auto k = test::kernel("A", 4, 1024, {100});
+  LaunchSpec s;
+  s.kernel = k.get();
+  s.id = "a";
+  Engine engine(EngineConfig{test::gpu_with_sms("h100", 1), 1, 1, nullptr, {}}, {s});
+  struct Greedy final : Policy {
+    std::string name() const override { return "greedy"; }
+    void on_events(const EngineView&, std::span<const EngineEvent>, Actions& a) override { a.dispatch(0, 0, 3); }
+  } greedy;
+  try {
+    engine.run(greedy);
+    FAIL();
+  } catch (const ActionError& e) {
+    EXPECT_NE(std::string(e.what()).find("dispatch of 3 blocks of launch 'a' to SM 0: only 2 accepted"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Preemption, PolicyThatStallsIsReported) {
+  auto k = test::kernel("A", 4, 1024, {100});
+  LaunchSpec s;
+  s.kernel = k.get();
+  s.id = "a";
+  Engine engine(EngineConfig{test::gpu_with_sms("h100", 1), 1, 1, nullptr, {}}, {s});
+  struct Idle final : Policy {
+    std::string name() const override { return "idle"; }
+    void on_events(const EngineView&, std::span<const EngineEvent>, Actions&) override {}
+  } idle;
+  try {
+    engine.run(idle);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "policy 'idle' left launches unfinished with nothing left to happen at t=0 ns: 'a' (0 of 4 "
+                           "blocks done)");
+  }
+}

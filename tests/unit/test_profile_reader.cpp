@@ -1,0 +1,84 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "core/generator.h"
+#include "core/profile_io.h"
+
+using namespace gpusched;
+
+TEST(ProfileReader, ReadsShippedErcbenchProfile) {
+  Warnings w;
+  const auto k = read_kernel_profile(std::string(GPUSCHED_TRACES_DIR) + "/ercbench/aes-d.kernel.toml", &w);
+  EXPECT_TRUE(w.empty());
+  EXPECT_EQ(k.name, "aes-d");
+  EXPECT_EQ(k.block_count(), 1429);
+  EXPECT_EQ(k.threads_per_block(), 256);
+  ASSERT_EQ(k.record_sets.size(), 1u);
+  EXPECT_EQ(k.record_sets[0].residency, 6);
+  EXPECT_EQ(k.record_sets[0].recorded, 1429);
+  // Seed 001 Table 3: mean 14529 cycles at 700 MHz = 20756 ns, RSD 12.52%: the drawn sample is close.
+  EXPECT_NEAR(k.record_sets[0].mean_ns, 14529.0 / 0.7, 0.02 * 14529.0 / 0.7);
+  EXPECT_NEAR(k.record_sets[0].stddev_ns / k.record_sets[0].mean_ns, 0.1252, 0.02);
+}
+
+TEST(ProfileReader, WriteThenReadRoundTrip) {
+  SyntheticProfileSpec s;
+  s.name = "rt";
+  s.gpu = "h100";
+  s.blocks = 500;
+  s.threads_per_block = 128;
+  s.registers_per_thread = 40;
+  s.shared_memory_per_block = 1000;
+  s.mean_block_ns = 5000;
+  s.rsd = 0.3;
+  s.idempotent_until = 0.8;
+  s.context_bytes_per_block = 12345;
+  const auto g = synthesize_profile(s);
+  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_rt").string();
+  write_kernel_profile(dir, g.profile, g.records);
+  Warnings w;
+  const auto k = read_kernel_profile(dir + "/rt.kernel.toml", &w);
+  EXPECT_TRUE(w.empty());
+  EXPECT_EQ(k.registers_per_thread, 40);
+  EXPECT_EQ(k.context_bytes_per_block, 12345);
+  EXPECT_DOUBLE_EQ(k.idempotent_until, 0.8);
+  EXPECT_EQ(k.record_sets[0].duration_by_block, g.profile.record_sets[0].duration_by_block);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ProfileReader, UnknownFieldWarns) {
+  Warnings w;
+  const auto k = parse_kernel_profile(
+      "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\nregisters_per_thread = 8\n"
+      "colour = \"red\"\n",
+      "k.toml", "", &w);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0], "k.toml:7:10: warning: unknown field 'colour' (ignored)");
+}
+
+TEST(ProfileReader, CyclesNeedAClock) {
+  Warnings w;
+  try {
+    parse_kernel_profile("format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\n"
+                         "registers_per_thread = 8\ntime_unit = \"cycles\"\n",
+                         "k.toml", "", &w);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "k.toml:1:1: field 'clock_mhz': missing (this field is required)");
+  }
+}
+
+TEST(ProfileReader, ResidencyAboveOccupancyIsRefused) {
+  Warnings w;
+  try {
+    parse_kernel_profile("format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngpu = \"gtx480\"\ngrid = [2]\n"
+                         "block = [256]\nregisters_per_thread = 8\n[[records]]\nresidency = 7\nfile = \"x.csv\"\n",
+                         "k.toml", "", &w);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "k.toml:9:13: field 'records[0].residency': expected at most 6 (the occupancy limit on "
+                           "gtx480), found 7");
+  }
+}
