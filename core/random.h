@@ -18,6 +18,12 @@ inline std::uint64_t hash_draw(std::uint64_t seed, std::uint64_t a, std::uint64_
   return splitmix64(splitmix64(splitmix64(seed) ^ a) ^ b);
 }
 
+// Maps a 64-bit hash onto [0, n) by multiply-high (Lemire), without a division.
+inline std::uint64_t bounded(std::uint64_t hash, std::uint64_t n) {
+  __extension__ using u128 = unsigned __int128;
+  return static_cast<std::uint64_t>((static_cast<u128>(hash) * n) >> 64);
+}
+
 inline double to_unit_interval(std::uint64_t bits) {  // [0, 1)
   return static_cast<double>(bits >> 11) * 0x1.0p-53;
 }

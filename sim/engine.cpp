@@ -17,8 +17,8 @@ TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64
     const TimeNs d = set->duration_by_block[static_cast<std::size_t>(block)];
     if (d >= 0) return d;
   }
-  const auto n = set->sorted_durations.size();
-  return set->sorted_durations[hash_draw(seed, draw_key, static_cast<std::uint64_t>(block)) % n];
+  const auto i = bounded(hash_draw(seed, draw_key, static_cast<std::uint64_t>(block)), set->sorted_durations.size());
+  return set->sorted_durations[static_cast<std::size_t>(i)];
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -66,9 +66,10 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
 // ---------------------------------------------------------------------------------------------------
 // Event queue
 
-void Engine::push(TimeNs t, QueuedKind kind, std::int64_t payload, std::uint32_t generation) {
-  heap_.push_back(QueuedEvent{t, (static_cast<std::uint64_t>(kind) << 56) | sequence_++, payload, generation});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+void Engine::push(TimeNs t, QueuedKind kind, std::uint32_t payload, std::uint32_t generation) {
+  const std::uint64_t key = (static_cast<std::uint64_t>(kind) << 62) |
+                            (static_cast<std::uint64_t>(generation & kGenerationMask) << 32) | payload;
+  heap_.push(QueuedEvent{t, key});
 }
 
 void Engine::run(Policy& policy) {
@@ -77,19 +78,16 @@ void Engine::run(Policy& policy) {
   // arrival times release in workload order.
   for (std::size_t i = 0; i < launches_.size(); ++i)
     if (launches_[i].unfinished_predecessors == 0)
-      push(launches_[i].arrival, QArrival, static_cast<std::int64_t>(i));
+      push(launches_[i].arrival, QArrival, static_cast<std::uint32_t>(i));
   EngineView view(*this);
   Actions actions(*this);
   std::vector<EngineEvent> delivered;
   while (!heap_.empty()) {
-    now_ = heap_.front().time;
+    now_ = heap_.top().time;
     do {
-      std::pop_heap(heap_.begin(), heap_.end(), Later{});
-      const QueuedEvent ev = heap_.back();
-      heap_.pop_back();
-      apply(ev);
+      apply(heap_.pop());
       ++stats_.events;
-    } while (!heap_.empty() && heap_.front().time == now_);
+    } while (!heap_.empty() && heap_.top().time == now_);
     // Actions may free resources at once (flush, drain of an empty SM): those events go to the policy in
     // a further call at the same time, until nothing new happens.
     for (int round = 0; !batch_.empty(); ++round) {
@@ -117,32 +115,34 @@ void Engine::run(Policy& policy) {
 }
 
 void Engine::apply(const QueuedEvent& ev) {
-  const auto kind = static_cast<QueuedKind>(ev.order >> 56);
+  const auto kind = static_cast<QueuedKind>(ev.key >> 62);
+  const auto generation = static_cast<std::uint32_t>(ev.key >> 32) & kGenerationMask;
+  const auto payload = static_cast<std::uint32_t>(ev.key);
   switch (kind) {
     case QBlockEnd: {
-      const auto slot = static_cast<std::int32_t>(ev.payload);
+      const auto slot = static_cast<std::int32_t>(payload);
       const auto& b = slots_[static_cast<std::size_t>(slot)];
-      if (b.generation != ev.generation || b.state != BlockState::Running) return;  // preempted meanwhile
+      if ((b.generation & kGenerationMask) != generation || b.state != BlockState::Running) return;  // preempted
       const bool draining = sms_[static_cast<std::size_t>(b.sm)].draining;
       finish_block(slot, b.resumed ? PieceOutcome::SwitchedIn : draining ? PieceOutcome::Drained : PieceOutcome::Completed,
                    now_);
       return;
     }
     case QSaved: {
-      const auto slot = static_cast<std::int32_t>(ev.payload);
+      const auto slot = static_cast<std::int32_t>(payload);
       const auto& b = slots_[static_cast<std::size_t>(slot)];
-      if (b.generation != ev.generation || b.state != BlockState::Saving) return;
+      if ((b.generation & kGenerationMask) != generation || b.state != BlockState::Saving) return;
       finish_block(slot, PieceOutcome::SwitchedOut, now_);
       return;
     }
     case QArrival: {
-      const auto l = static_cast<std::int32_t>(ev.payload);
+      const auto l = static_cast<std::int32_t>(payload);
       auto& launch = launches_[static_cast<std::size_t>(l)];
       if (launch.phase == LaunchPhase::Waiting && launch.unfinished_predecessors == 0) release(l);
       return;
     }
     case QTimer:
-      batch_.push_back(EngineEvent{EventKind::Timer, -1, -1, -1, ev.payload});
+      batch_.push_back(EngineEvent{EventKind::Timer, -1, -1, -1, timer_tags_[payload]});
       return;
   }
 }
@@ -247,7 +247,7 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
           auto& succ = launches_[static_cast<std::size_t>(s)];
           if (--succ.unfinished_predecessors == 0) {
             if (succ.arrival <= now_) release(s);
-            else push(succ.arrival, QArrival, s);
+            else push(succ.arrival, QArrival, static_cast<std::uint32_t>(s));
           }
         }
       }
@@ -286,14 +286,21 @@ void Engine::do_dispatch(std::int32_t l, int sm, std::int64_t count) {
                        launch.phase == LaunchPhase::Waiting ? "not released yet" : "finished"));
   if (count < 1) refuse(fmt::format("dispatch of {} blocks of launch '{}'", count, id));
   EngineView view(*this);
-  const std::int64_t room = view.room_for(l, sm);
-  if (room < count)
+  if (!accepts(launch, sm, count)) {
+    const std::int64_t room = view.room_for(l, sm);
     refuse(fmt::format("dispatch of {} blocks of launch '{}' to SM {}: only {} accepted (issuable {}, resource room "
                        "{}, cap {}, resident {}{}{})",
                        count, id, sm, room, launch.issuable(), view.resource_room(l, sm), launch.residency_cap,
                        launch.resident_per_sm[static_cast<std::size_t>(sm)],
                        sms_[static_cast<std::size_t>(sm)].draining ? ", SM draining" : "",
                        launch.gpu >= 0 && launch.gpu != sms_[static_cast<std::size_t>(sm)].gpu ? ", other GPU" : ""));
+  }
+  place_blocks(l, sm, count);
+}
+
+void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
+  auto& launch = launches_[static_cast<std::size_t>(l)];
+  EngineView view(*this);
   auto& s = sms_[static_cast<std::size_t>(sm)];
   if (launch.first_dispatch < 0) launch.first_dispatch = now_;
   launch.gpu = s.gpu;
@@ -331,8 +338,24 @@ void Engine::do_dispatch(std::int32_t l, int sm, std::int64_t count) {
       b.total = block_duration(launch, b.block, sm);
       b.end = now_ + b.total;
     }
-    push(b.end, QBlockEnd, slot, b.generation);
+    push(b.end, QBlockEnd, static_cast<std::uint32_t>(slot), b.generation);
   }
+}
+
+// The same rules as EngineView::room_for, as comparisons only: every dispatch is checked, so this is hot.
+bool Engine::accepts(const LaunchState& launch, int sm, std::int64_t count) const {
+  const auto& s = sms_[static_cast<std::size_t>(sm)];
+  if (launch.phase != LaunchPhase::Released || s.draining || launch.issuable() < count) return false;
+  if (!launch.allowed_sms.empty() && !launch.allowed_sms[static_cast<std::size_t>(sm)]) return false;
+  if (launch.gpu >= 0 && launch.gpu != s.gpu) return false;
+  const std::int64_t here = launch.resident_per_sm[static_cast<std::size_t>(sm)] + count;
+  if (here > launch.residency_cap || here > launch.residency) return false;
+  const auto& f = launch.footprint;
+  const auto& g = config_.gpu;
+  const auto n = static_cast<int>(count);
+  return s.blocks + n <= g.max_blocks_per_sm && s.threads + n * f.threads <= g.max_threads_per_sm &&
+         s.warps + n * f.warps <= g.max_warps_per_sm && s.registers + n * f.registers <= g.registers_per_sm &&
+         s.shared_memory + n * f.shared_memory <= g.shared_memory_per_sm;
 }
 
 void Engine::do_flush(std::int32_t slot) {
@@ -366,54 +389,11 @@ void Engine::do_switch(std::int32_t slot) {
   b.restore = now_;  // remembered as the request time for the latency statistic
   b.end = now_ + view.switch_time(b.launch);
   ++stats_.preemptions;
-  push(b.end, QSaved, slot, b.generation);
+  push(b.end, QSaved, static_cast<std::uint32_t>(slot), b.generation);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // EngineView
-
-TimeNs EngineView::now() const { return e_.now_; }
-const GpuSpec& EngineView::gpu() const { return e_.config_.gpu; }
-int EngineView::gpu_count() const { return e_.config_.gpu_count; }
-int EngineView::sm_count() const { return static_cast<int>(e_.sms_.size()); }
-int EngineView::sms_per_gpu() const { return e_.config_.gpu.sm_count; }
-const SmState& EngineView::sm(int id) const { return e_.sms_[static_cast<std::size_t>(id)]; }
-const LaunchState& EngineView::launch(std::int32_t i) const { return e_.launches_[static_cast<std::size_t>(i)]; }
-std::int32_t EngineView::launch_count() const { return static_cast<std::int32_t>(e_.launches_.size()); }
-const std::vector<std::int32_t>& EngineView::active() const { return e_.active_; }
-const std::vector<std::int32_t>& EngineView::freed_sms() const { return e_.freed_; }
-const ResidentBlock& EngineView::resident(std::int32_t slot) const { return e_.slots_[static_cast<std::size_t>(slot)]; }
-std::uint64_t EngineView::seed() const { return e_.config_.seed; }
-
-int EngineView::resource_room(std::int32_t l, int sm) const {
-  const auto& f = e_.launches_[static_cast<std::size_t>(l)].footprint;
-  const auto& s = e_.sms_[static_cast<std::size_t>(sm)];
-  const auto& g = e_.config_.gpu;
-  int room = g.max_blocks_per_sm - s.blocks;
-  room = std::min(room, (g.max_threads_per_sm - s.threads) / f.threads);
-  room = std::min(room, (g.max_warps_per_sm - s.warps) / f.warps);
-  if (f.registers > 0) room = std::min(room, (g.registers_per_sm - s.registers) / f.registers);
-  if (f.shared_memory > 0) room = std::min(room, (g.shared_memory_per_sm - s.shared_memory) / f.shared_memory);
-  return std::max(room, 0);
-}
-
-std::int64_t EngineView::room_for(std::int32_t l, int sm) const {
-  const auto& launch = e_.launches_[static_cast<std::size_t>(l)];
-  const auto& s = e_.sms_[static_cast<std::size_t>(sm)];
-  if (launch.phase != LaunchPhase::Released || s.draining) return 0;
-  if (!launch.allowed_sms.empty() && !launch.allowed_sms[static_cast<std::size_t>(sm)]) return 0;
-  if (launch.gpu >= 0 && launch.gpu != s.gpu) return 0;
-  const int resident_here = launch.resident_per_sm[static_cast<std::size_t>(sm)];
-  // Never more of one kernel than the occupancy calculator allows it alone (register sub-partitions make
-  // the per-SM sum rule slightly optimistic for a single kernel).
-  const int cap = std::min(launch.residency_cap, launch.residency) - resident_here;
-  const std::int64_t room = std::min(resource_room(l, sm), cap);
-  return std::max<std::int64_t>(0, std::min(room, launch.issuable()));
-}
-
-int EngineView::free_warps(int sm) const {
-  return e_.config_.gpu.max_warps_per_sm - e_.sms_[static_cast<std::size_t>(sm)].warps;
-}
 
 TimeNs EngineView::switch_time(std::int32_t l) const {
   const auto& g = e_.config_.gpu;
@@ -435,6 +415,14 @@ double EngineView::progress(std::int32_t slot) const {
 // Actions
 
 void Actions::dispatch(std::int32_t l, int sm, std::int64_t count) { e_.do_dispatch(l, sm, count); }
+
+std::int64_t Actions::fill(std::int32_t l, int sm, std::int64_t max_count) {
+  if (l < 0 || l >= static_cast<std::int32_t>(e_.launches_.size())) e_.refuse(fmt::format("fill of unknown launch {}", l));
+  if (sm < 0 || sm >= static_cast<int>(e_.sms_.size())) e_.refuse(fmt::format("fill of unknown SM {}", sm));
+  const std::int64_t n = std::min(EngineView(e_).room_for(l, sm), max_count);
+  if (n > 0) e_.place_blocks(l, sm, n);
+  return std::max<std::int64_t>(n, 0);
+}
 
 void Actions::set_residency_cap(std::int32_t l, int blocks_per_sm) {
   if (blocks_per_sm < 0) e_.refuse(fmt::format("residency cap {} for launch {}", blocks_per_sm, l));
@@ -480,7 +468,8 @@ void Actions::context_switch(std::int32_t slot) { e_.do_switch(slot); }
 
 void Actions::set_timer(TimeNs at, std::int64_t tag) {
   if (at < e_.now_) e_.refuse(fmt::format("timer at t={} ns, in the past", at));
-  e_.push(at, Engine::QTimer, tag);
+  e_.timer_tags_.push_back(tag);
+  e_.push(at, Engine::QTimer, static_cast<std::uint32_t>(e_.timer_tags_.size() - 1));
 }
 
 }  // namespace gpusched::sim

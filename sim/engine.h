@@ -2,6 +2,7 @@
 // the decisions (DESIGN, "Engine and policies"). Time is integer nanoseconds; ties are broken by stable
 // ids, so the same inputs and seed give the same Schedule byte for byte.
 #pragma once
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "core/schedule.h"
 #include "core/time.h"
 #include "sim/duration_model.h"
+#include "sim/event_queue.h"
 
 namespace gpusched::sim {
 
@@ -131,7 +133,7 @@ struct ResidentBlock {
   std::int32_t sm = -1;
   BlockState state = BlockState::Free;
   bool resumed = false;
-  std::uint32_t generation = 0;  // invalidates events of a slot that was reused
+  std::uint32_t generation = 0;  // invalidates events of a slot that was reused (30 bits used)
   TimeNs start = 0;       // piece start
   TimeNs end = 0;         // when it completes if left alone (for Saving: when saving ends)
   TimeNs done_before = 0; // work done in earlier pieces
@@ -169,6 +171,8 @@ class EngineView {
   std::int64_t room_for(std::int32_t l, int sm) const;
   // Resource room only (ignores caps, masks and the issuable count): blocks of `l` that would fit.
   int resource_room(std::int32_t l, int sm) const;
+  // True if `count` more blocks of `l` fit the SM's resources (no caps or masks considered).
+  bool resources_fit(std::int32_t l, int sm, std::int64_t count) const;
   // Free warps on an SM (the measure most-free placement ranks SMs by).
   int free_warps(int sm) const;
   std::uint64_t seed() const;
@@ -186,6 +190,9 @@ class Actions {
   // Dispatches `count` blocks of launch `l` to SM `sm`: preempted blocks first, then fresh blocks in
   // index order. Throws ActionError if they do not all fit.
   void dispatch(std::int32_t l, int sm, std::int64_t count = 1);
+  // Dispatches as many blocks of `l` as SM `sm` accepts now, at most `max_count`; returns how many. The
+  // engine works out the room itself, so policies need not call room_for first.
+  std::int64_t fill(std::int32_t l, int sm, std::int64_t max_count = INT64_MAX);
   void set_residency_cap(std::int32_t l, int blocks_per_sm);
   void restrict_to_sms(std::int32_t l, const std::vector<int>& sms);
   void allow_all_sms(std::int32_t l);
@@ -227,20 +234,27 @@ class Engine {
   friend class EngineView;
   friend class Actions;
 
+  // 16 bytes, like a bare priority queue's (time, id) pair. The key orders events of equal time: kind
+  // (2 bits), then a 30-bit generation, then a 32-bit payload (block slot, launch or timer index), all
+  // deterministic, so ties break the same way every run.
   struct QueuedEvent {
     TimeNs time;
-    std::uint64_t order;  // kind in the top bits, then a sequence number: a strict, stable order
-    std::int64_t payload;
-    std::uint32_t generation;
+    std::uint64_t key;
   };
-  struct Later {
+  struct Before {
+    // One 128-bit comparison (time, then key) compiles without branches; heap sifts on unpredictable
+    // comparisons, so this is measurably faster than comparing the fields in turn.
     bool operator()(const QueuedEvent& a, const QueuedEvent& b) const {
-      return a.time != b.time ? a.time > b.time : a.order > b.order;
+      __extension__ using u128 = unsigned __int128;
+      const u128 x = (static_cast<u128>(static_cast<std::uint64_t>(a.time)) << 64) | a.key;
+      const u128 y = (static_cast<u128>(static_cast<std::uint64_t>(b.time)) << 64) | b.key;
+      return x < y;
     }
   };
   enum QueuedKind : std::uint64_t { QBlockEnd = 0, QSaved = 1, QArrival = 2, QTimer = 3 };
+  static constexpr std::uint32_t kGenerationMask = (1u << 30) - 1;
 
-  void push(TimeNs t, QueuedKind kind, std::int64_t payload, std::uint32_t generation = 0);
+  void push(TimeNs t, QueuedKind kind, std::uint32_t payload, std::uint32_t generation = 0);
   void apply(const QueuedEvent& ev);
   void release(std::int32_t l);
   void finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end);
@@ -255,6 +269,8 @@ class Engine {
 
   // Actions.
   void do_dispatch(std::int32_t l, int sm, std::int64_t count);
+  void place_blocks(std::int32_t l, int sm, std::int64_t count);  // after the checks
+  bool accepts(const LaunchState& launch, int sm, std::int64_t count) const;
   void do_flush(std::int32_t slot);
   void do_switch(std::int32_t slot);
 
@@ -265,8 +281,8 @@ class Engine {
   std::vector<SmState> sms_;
   std::vector<ResidentBlock> slots_;
   std::vector<std::int32_t> free_slots_;
-  std::vector<QueuedEvent> heap_;
-  std::uint64_t sequence_ = 0;
+  BinaryHeap<QueuedEvent, Before> heap_;
+  std::vector<std::int64_t> timer_tags_;
   TimeNs now_ = 0;
   std::vector<std::int32_t> active_;
   std::vector<std::int32_t> freed_;
@@ -278,5 +294,62 @@ class Engine {
   std::string policy_name_;
   std::int64_t finished_launches_ = 0;
 };
+
+// EngineView is on every policy's hot path: its accessors are inline.
+inline TimeNs EngineView::now() const { return e_.now_; }
+inline const GpuSpec& EngineView::gpu() const { return e_.config_.gpu; }
+inline int EngineView::gpu_count() const { return e_.config_.gpu_count; }
+inline int EngineView::sm_count() const { return static_cast<int>(e_.sms_.size()); }
+inline int EngineView::sms_per_gpu() const { return e_.config_.gpu.sm_count; }
+inline const SmState& EngineView::sm(int id) const { return e_.sms_[static_cast<std::size_t>(id)]; }
+inline const LaunchState& EngineView::launch(std::int32_t i) const { return e_.launches_[static_cast<std::size_t>(i)]; }
+inline std::int32_t EngineView::launch_count() const { return static_cast<std::int32_t>(e_.launches_.size()); }
+inline const std::vector<std::int32_t>& EngineView::active() const { return e_.active_; }
+inline const std::vector<std::int32_t>& EngineView::freed_sms() const { return e_.freed_; }
+inline const ResidentBlock& EngineView::resident(std::int32_t slot) const { return e_.slots_[static_cast<std::size_t>(slot)]; }
+inline std::uint64_t EngineView::seed() const { return e_.config_.seed; }
+
+inline bool EngineView::resources_fit(std::int32_t l, int sm, std::int64_t count) const {
+  const auto& f = e_.launches_[static_cast<std::size_t>(l)].footprint;
+  const auto& s = e_.sms_[static_cast<std::size_t>(sm)];
+  const auto& g = e_.config_.gpu;
+  const auto n = static_cast<int>(count);
+  return s.blocks + n <= g.max_blocks_per_sm && s.threads + n * f.threads <= g.max_threads_per_sm &&
+         s.warps + n * f.warps <= g.max_warps_per_sm && s.registers + n * f.registers <= g.registers_per_sm &&
+         s.shared_memory + n * f.shared_memory <= g.shared_memory_per_sm;
+}
+
+inline int EngineView::resource_room(std::int32_t l, int sm) const {
+  // Usually an SM has room for none or one more block: two comparisons settle it without dividing.
+  if (!resources_fit(l, sm, 1)) return 0;
+  if (!resources_fit(l, sm, 2)) return 1;
+  const auto& f = e_.launches_[static_cast<std::size_t>(l)].footprint;
+  const auto& s = e_.sms_[static_cast<std::size_t>(sm)];
+  const auto& g = e_.config_.gpu;
+  int room = g.max_blocks_per_sm - s.blocks;
+  room = std::min(room, (g.max_threads_per_sm - s.threads) / f.threads);
+  room = std::min(room, (g.max_warps_per_sm - s.warps) / f.warps);
+  if (f.registers > 0) room = std::min(room, (g.registers_per_sm - s.registers) / f.registers);
+  if (f.shared_memory > 0) room = std::min(room, (g.shared_memory_per_sm - s.shared_memory) / f.shared_memory);
+  return std::max(room, 0);
+}
+
+inline std::int64_t EngineView::room_for(std::int32_t l, int sm) const {
+  const auto& launch = e_.launches_[static_cast<std::size_t>(l)];
+  const auto& s = e_.sms_[static_cast<std::size_t>(sm)];
+  if (launch.phase != LaunchPhase::Released || s.draining) return 0;
+  if (!launch.allowed_sms.empty() && !launch.allowed_sms[static_cast<std::size_t>(sm)]) return 0;
+  if (launch.gpu >= 0 && launch.gpu != s.gpu) return 0;
+  const int resident_here = launch.resident_per_sm[static_cast<std::size_t>(sm)];
+  // Never more of one kernel than the occupancy calculator allows it alone (register sub-partitions make
+  // the per-SM sum rule slightly optimistic for a single kernel).
+  const int cap = std::min(launch.residency_cap, launch.residency) - resident_here;
+  const std::int64_t room = std::min(resource_room(l, sm), cap);
+  return std::max<std::int64_t>(0, std::min(room, launch.issuable()));
+}
+
+inline int EngineView::free_warps(int sm) const {
+  return e_.config_.gpu.max_warps_per_sm - e_.sms_[static_cast<std::size_t>(sm)].warps;
+}
 
 }  // namespace gpusched::sim

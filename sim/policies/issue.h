@@ -75,6 +75,8 @@ std::int64_t issue_blocks(const EngineView& v, Actions& a, std::int32_t l, std::
 
 inline std::int64_t issue_blocks(const EngineView& v, Actions& a, std::int32_t l,
                                  std::span<const std::int32_t> candidates, PlacementState& ps) {
+  // One freed SM (the common case): let the engine fill it without asking for the room first.
+  if (candidates.size() == 1) return a.fill(l, candidates[0]);
   return issue_blocks(v, a, l, candidates, ps, [&](int sm) { return v.room_for(l, sm); });
 }
 

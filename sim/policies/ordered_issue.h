@@ -23,6 +23,7 @@ class OrderedIssue {
   PlacementState placement_;
   std::vector<std::int32_t> all_;
   std::int32_t last_head_ = -1;
+  std::size_t skip_ = 0;  // leading launches of the order known to have nothing left to issue
 };
 
 }  // namespace gpusched::sim
