@@ -15,6 +15,7 @@ namespace {
 constexpr std::string_view kHeader = "block,sm,start,end";
 constexpr const char* kFieldNames[4] = {"block", "sm", "start", "end"};
 constexpr std::size_t kChunk = 1 << 20;
+constexpr std::size_t kMaxLine = 1 << 20;
 
 // Parses a decimal integer; false when the text is not one or does not fit in 64 bits.
 bool parse_int(std::string_view s, std::int64_t& out, bool& overflow) {
@@ -127,7 +128,12 @@ bool BlockRecordReader::refill() {
   if (tail > 0 && pos_ > 0) std::memmove(buffer_.data(), buffer_.data() + pos_, tail);
   size_ = tail;
   pos_ = 0;
-  if (size_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);  // a very long line
+  if (size_ == buffer_.size()) {  // a line longer than the buffer
+    if (buffer_.size() >= kMaxLine)
+      throw InputError(SourcePosition{path_, static_cast<int>(line_ + 1), 0},
+                       "line longer than 1 MiB: not a block-record CSV");
+    buffer_.resize(buffer_.size() * 2);
+  }
   const std::size_t got = std::fread(buffer_.data() + size_, 1, buffer_.size() - size_, file_);
   if (got == 0) eof_ = true;
   size_ += got;

@@ -26,7 +26,37 @@ TomlDocument& TomlDocument::operator=(TomlDocument&& o) noexcept {
 TomlDocument::~TomlDocument() { delete impl_; }
 const toml::table& TomlDocument::root() const { return impl_->table; }
 
+namespace {
+
+// toml++ 3.3 reaches __builtin_unreachable() on some non-ASCII characters where it expects whitespace
+// (found by tests/fuzz). gpusched files are therefore ASCII, except in full-line comments, which the
+// parser skips whole: anything else is refused here first, with the character's position.
+void check_ascii(std::string_view text, const std::string& name) {
+  int line = 1, column = 0;
+  bool comment_line = false, line_start = true;
+  for (const char c : text) {
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      comment_line = false;
+      line_start = true;
+      continue;
+    }
+    if (line_start && c != ' ' && c != '\t') {
+      comment_line = c == '#';
+      line_start = false;
+    }
+    if (static_cast<unsigned char>(c) >= 0x80 && !comment_line)
+      throw InputError(SourcePosition{name, line, column},
+                       "a non-ASCII character: gpusched files are ASCII outside full-line comments");
+  }
+}
+
+}  // namespace
+
 TomlDocument TomlDocument::parse_string(std::string_view text, const std::string& name) {
+  check_ascii(text, name);
   TomlDocument doc;
   doc.file_ = name;
   try {

@@ -46,7 +46,8 @@ std::string to_string(ParamType t) {
 
 Params Params::resolve(const std::string& owner, const std::vector<ParamSpec>& specs,
                        const std::map<std::string, std::string>& given) {
-  for (const auto& [name, value] : given) {
+  for (const auto& entry : given) {
+    const std::string& name = entry.first;
     if (std::none_of(specs.begin(), specs.end(), [&](const ParamSpec& s) { return s.name == name; })) {
       std::string known;
       for (const auto& s : specs) known += (known.empty() ? "" : ", ") + s.name;

@@ -54,6 +54,17 @@ TEST(GpuFile, BaseAndOverride) {
   EXPECT_EQ(g.max_blocks_per_sm, 32);
 }
 
+TEST(GpuFile, NonAsciiOutsideCommentsIsRefused) {
+  // Found by fuzz_gpu_file: toml++ 3.3 hit __builtin_unreachable() on such input.
+  Warnings w;
+  try {
+    parse_gpu_file("# caf\xc3\xa9 is fine in a comment\nformat = 1\xc9\x8e\n", "g.toml", &w);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "g.toml:2:11: a non-ASCII character: gpusched files are ASCII outside full-line comments");
+  }
+}
+
 TEST(GpuFile, BadValues) {
   Warnings w;
   try {
