@@ -15,15 +15,18 @@ namespace gpusched::sim {
 struct DurationQuery {
   const KernelProfile* kernel = nullptr;
   std::int64_t block = 0;
-  std::uint64_t draw_key = 0;  // the launch's identity for random draws
-  std::uint64_t seed = 0;
+  std::uint64_t draw_base = 0;  // draw_base(seed, launch): the launch's stream of random draws
   int sm_resident_blocks = 1;  // blocks resident on the SM once this one is placed (all kernels)
   int sm_same_kernel_blocks = 1;
 };
 
+// Mixes the run's seed and a launch's identity (its workload index) once per launch.
+std::uint64_t draw_base(std::uint64_t seed, std::uint64_t draw_key);
+
 // The recorded duration of a block, or a seeded draw from the recorded ones where it has no record.
-// Counter-based, so a block's draw does not depend on when or where it is dispatched.
-TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t seed, std::uint64_t draw_key);
+// Counter-based (a hash of the launch's draw base and the block index), so a block's draw does not
+// depend on when or where it is dispatched.
+TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t draw_base);
 
 class DurationModel {
  public:

@@ -9,7 +9,9 @@
 
 namespace gpusched::sim {
 
-TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t seed, std::uint64_t draw_key) {
+std::uint64_t draw_base(std::uint64_t seed, std::uint64_t draw_key) { return splitmix64(splitmix64(seed) ^ draw_key); }
+
+TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t draw_base) {
   const RecordSet* set = k.primary_records();
   if (!set || set->sorted_durations.empty())
     throw std::invalid_argument(fmt::format("kernel '{}' has no block records to take durations from", k.name));
@@ -17,7 +19,7 @@ TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64
     const TimeNs d = set->duration_by_block[static_cast<std::size_t>(block)];
     if (d >= 0) return d;
   }
-  const auto i = bounded(hash_draw(seed, draw_key, static_cast<std::uint64_t>(block)), set->sorted_durations.size());
+  const auto i = bounded(splitmix64(draw_base ^ static_cast<std::uint64_t>(block)), set->sorted_durations.size());
   return set->sorted_durations[static_cast<std::size_t>(i)];
 }
 
@@ -50,17 +52,18 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     l.total_blocks = s.kernel->block_count();
     l.dispatch_limit = l.total_blocks;
     l.arrival = s.arrival;
+    l.draw_base = draw_base(config_.seed, s.draw_key);
     l.alone = s.alone;
     l.unfinished_predecessors = static_cast<int>(s.predecessors.size());
     l.resident_per_sm.assign(static_cast<std::size_t>(total), 0);
   }
+  batch_.reserve(64);
   successors_.resize(specs_.size());
   for (std::size_t i = 0; i < specs_.size(); ++i)
     for (std::size_t p : specs_[i].predecessors) {
       if (p >= specs_.size()) throw std::invalid_argument(fmt::format("launch '{}': unknown predecessor {}", specs_[i].id, p));
       successors_[p].push_back(static_cast<std::int32_t>(i));
     }
-  heap_.reserve(1024);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -87,7 +90,7 @@ void Engine::run(Policy& policy) {
     do {
       apply(heap_.pop());
       ++stats_.events;
-    } while (!heap_.empty() && heap_.top().time == now_);
+    } while (heap_.has_current());
     // Actions may free resources at once (flush, drain of an empty SM): those events go to the policy in
     // a further call at the same time, until nothing new happens.
     for (int round = 0; !batch_.empty(); ++round) {
@@ -214,8 +217,9 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   emit(BlockPiece{b.start, end, b.launch, b.block, static_cast<std::int16_t>(b.sm / per_gpu),
                   static_cast<std::int16_t>(b.sm % per_gpu), outcome});
   take(sm, launch.footprint, -1);
-  auto& res = sm.residents;
-  res.erase(std::find(res.begin(), res.end(), slot));
+  auto& res = sm.residents;  // unordered: swap the slot with the last one
+  *std::find(res.begin(), res.end(), slot) = res.back();
+  res.pop_back();
   --launch.resident;
   --launch.resident_per_sm[static_cast<std::size_t>(b.sm)];
   const int sm_id = b.sm;
@@ -257,13 +261,11 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
 }
 
 TimeNs Engine::block_duration(const LaunchState& l, std::int32_t block, int sm) const {
-  const auto& spec = specs_[static_cast<std::size_t>(l.index)];
-  if (!config_.durations) return recorded_duration(*l.kernel, block, config_.seed, spec.draw_key);
+  if (!config_.durations) return recorded_duration(*l.kernel, block, l.draw_base);
   DurationQuery q;
   q.kernel = l.kernel;
   q.block = block;
-  q.draw_key = spec.draw_key;
-  q.seed = config_.seed;
+  q.draw_base = l.draw_base;
   q.sm_resident_blocks = sms_[static_cast<std::size_t>(sm)].blocks;
   q.sm_same_kernel_blocks = l.resident_per_sm[static_cast<std::size_t>(sm)];
   return config_.durations->duration(q);

@@ -104,6 +104,7 @@ struct LaunchState {
   int unfinished_predecessors = 0;
   TimeNs arrival = 0, release = -1, first_dispatch = -1, finish = -1;
   TimeNs alone = 0;
+  std::uint64_t draw_base = 0;       // seeds the draws of its unrecorded blocks
   std::vector<int> resident_per_sm;  // blocks resident on each SM
 
   std::int64_t issuable() const {
@@ -119,7 +120,7 @@ struct SmState {
   int index = 0;  // within its GPU
   int threads = 0, warps = 0, registers = 0, shared_memory = 0, blocks = 0;  // in use
   bool draining = false;
-  std::vector<std::int32_t> residents;  // resident block slots
+  std::vector<std::int32_t> residents;  // resident block slots (no particular order)
   // Statistics for utilisation and occupancy over time.
   TimeNs busy_since = 0, busy_time = 0, last_change = 0;
   double warp_time = 0.0;  // integral of resident warps over time (warp-ns)
@@ -241,16 +242,6 @@ class Engine {
     TimeNs time;
     std::uint64_t key;
   };
-  struct Before {
-    // One 128-bit comparison (time, then key) compiles without branches; heap sifts on unpredictable
-    // comparisons, so this is measurably faster than comparing the fields in turn.
-    bool operator()(const QueuedEvent& a, const QueuedEvent& b) const {
-      __extension__ using u128 = unsigned __int128;
-      const u128 x = (static_cast<u128>(static_cast<std::uint64_t>(a.time)) << 64) | a.key;
-      const u128 y = (static_cast<u128>(static_cast<std::uint64_t>(b.time)) << 64) | b.key;
-      return x < y;
-    }
-  };
   enum QueuedKind : std::uint64_t { QBlockEnd = 0, QSaved = 1, QArrival = 2, QTimer = 3 };
   static constexpr std::uint32_t kGenerationMask = (1u << 30) - 1;
 
@@ -281,7 +272,7 @@ class Engine {
   std::vector<SmState> sms_;
   std::vector<ResidentBlock> slots_;
   std::vector<std::int32_t> free_slots_;
-  BinaryHeap<QueuedEvent, Before> heap_;
+  RadixEventQueue<QueuedEvent> heap_;
   std::vector<std::int64_t> timer_tags_;
   TimeNs now_ = 0;
   std::vector<std::int32_t> active_;

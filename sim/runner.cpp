@@ -136,7 +136,10 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
   EngineConfig config{gpu, result.gpu_count, o.seed, o.interference == "none" ? nullptr : model.get(), o.costs};
   Engine engine(config, std::move(specs));
   ScheduleRecorder recorder(result.schedule);
-  if (o.keep_schedule) engine.add_observer(&recorder);
+  if (o.keep_schedule) {
+    result.schedule.pieces.reserve(static_cast<std::size_t>(w.total_blocks()));  // at least one piece per block
+    engine.add_observer(&recorder);
+  }
   for (auto* obs : o.observers) engine.add_observer(obs);
   engine.run(*policy);
 

@@ -8,7 +8,7 @@ namespace {
 class NoInterference final : public DurationModel {
  public:
   TimeNs duration(const DurationQuery& q) const override {
-    return recorded_duration(*q.kernel, q.block, q.seed, q.draw_key);
+    return recorded_duration(*q.kernel, q.block, q.draw_base);
   }
 };
 

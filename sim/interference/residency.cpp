@@ -29,7 +29,7 @@ class ResidencyInterference final : public DurationModel {
  public:
   TimeNs duration(const DurationQuery& q) const override {
     const KernelProfile& k = *q.kernel;
-    const TimeNs base = recorded_duration(k, q.block, q.seed, q.draw_key);
+    const TimeNs base = recorded_duration(k, q.block, q.draw_base);
     if (k.record_sets.size() < 2) return base;
     const int r = std::max(1, q.sm_resident_blocks);
     for (const auto& set : k.record_sets) {
