@@ -57,7 +57,6 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     l.unfinished_predecessors = static_cast<int>(s.predecessors.size());
     l.resident_per_sm.assign(static_cast<std::size_t>(total), 0);
   }
-  batch_.reserve(64);
   successors_.resize(specs_.size());
   for (std::size_t i = 0; i < specs_.size(); ++i)
     for (std::size_t p : specs_[i].predecessors) {
@@ -84,7 +83,6 @@ void Engine::run(Policy& policy) {
       push(launches_[i].arrival, QArrival, static_cast<std::uint32_t>(i));
   EngineView view(*this);
   Actions actions(*this);
-  std::vector<EngineEvent> delivered;
   while (!heap_.empty()) {
     now_ = heap_.top().time;
     do {
@@ -96,9 +94,9 @@ void Engine::run(Policy& policy) {
     for (int round = 0; !batch_.empty(); ++round) {
       if (round > 1'000'000)
         throw std::runtime_error(fmt::format("policy '{}' keeps reacting to its own actions at t={} ns", policy_name_, now_));
-      delivered.swap(batch_);
-      batch_.clear();
-      policy.on_events(view, delivered, actions);
+      std::swap(delivered_, batch_);
+      batch_.count = 0;
+      policy.on_events(view, delivered_.view(), actions);
       for (std::int32_t sm : freed_) freed_mark_[static_cast<std::size_t>(sm)] = 0;
       freed_.clear();
     }
@@ -145,7 +143,7 @@ void Engine::apply(const QueuedEvent& ev) {
       return;
     }
     case QTimer:
-      batch_.push_back(EngineEvent{EventKind::Timer, -1, -1, -1, timer_tags_[payload]});
+      batch_.push(EngineEvent{EventKind::Timer, -1, -1, -1, timer_tags_[payload]});
       return;
   }
 }
@@ -155,7 +153,7 @@ void Engine::release(std::int32_t l) {
   launch.phase = LaunchPhase::Released;
   launch.release = now_;
   active_.push_back(l);
-  batch_.push_back(EngineEvent{EventKind::LaunchReleased, l, -1, -1, 0});
+  batch_.push(EngineEvent{EventKind::LaunchReleased, l, -1, -1, 0});
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -191,7 +189,7 @@ void Engine::check_drained(int sm) {
   if (s.draining && s.blocks == 0 && requested >= 0) {
     stats_.preemption_latencies.push_back(now_ - requested);
     requested = -1;
-    batch_.push_back(EngineEvent{EventKind::SmDrained, -1, -1, sm, 0});
+    batch_.push(EngineEvent{EventKind::SmDrained, -1, -1, sm, 0});
   }
 }
 
@@ -230,22 +228,22 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
 
   switch (outcome) {
     case PieceOutcome::Flushed:
-      batch_.push_back(EngineEvent{EventKind::BlockFlushed, l, block, sm_id, 0});
+      batch_.push(EngineEvent{EventKind::BlockFlushed, l, block, sm_id, 0});
       break;
     case PieceOutcome::SwitchedOut:
       launch.suspended.push_back(SuspendedBlock{block, b.done_before, b.total});
       stats_.preemption_latencies.push_back(end - b.restore);  // b.restore holds the switch request time
-      batch_.push_back(EngineEvent{EventKind::BlockSaved, l, block, sm_id, 0});
+      batch_.push(EngineEvent{EventKind::BlockSaved, l, block, sm_id, 0});
       break;
     default:
       ++launch.completed;
-      batch_.push_back(EngineEvent{EventKind::BlockFinished, l, block, sm_id, 0});
+      batch_.push(EngineEvent{EventKind::BlockFinished, l, block, sm_id, 0});
       if (launch.completed == launch.total_blocks) {
         launch.phase = LaunchPhase::Finished;
         launch.finish = now_;
         ++finished_launches_;
         active_.erase(std::find(active_.begin(), active_.end(), l));
-        batch_.push_back(EngineEvent{EventKind::LaunchFinished, l, -1, -1, 0});
+        batch_.push(EngineEvent{EventKind::LaunchFinished, l, -1, -1, 0});
         for (auto* o : observers_) o->on_launch_finished(launch, now_);
         for (const std::int32_t s : successors_[static_cast<std::size_t>(l)]) {
           auto& succ = launches_[static_cast<std::size_t>(s)];

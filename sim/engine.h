@@ -278,7 +278,19 @@ class Engine {
   std::vector<std::int32_t> active_;
   std::vector<std::int32_t> freed_;
   std::vector<char> freed_mark_;
-  std::vector<EngineEvent> batch_;
+  // The events of the current batch. A hand-rolled append keeps the hot path inline (GCC outlined
+  // std::vector::push_back here: 6% of the engine's time in tests/bench).
+  struct EventBatch {
+    std::vector<EngineEvent> items = std::vector<EngineEvent>(64);
+    std::size_t count = 0;
+    void push(const EngineEvent& e) {
+      if (count == items.size()) items.resize(2 * items.size());
+      items[count++] = e;
+    }
+    bool empty() const { return count == 0; }
+    std::span<const EngineEvent> view() const { return {items.data(), count}; }
+  };
+  EventBatch batch_, delivered_;
   std::vector<TimeNs> drain_requested_;  // per SM, -1 when not draining
   std::vector<EngineObserver*> observers_;
   EngineStats stats_;
