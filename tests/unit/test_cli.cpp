@@ -97,6 +97,9 @@ TEST(Cli, BadPolicyParametersAreInputErrors) {
   EXPECT_EQ(run_cli(w + "--policy fifo --set fifo.speed=3", out), 2);
   EXPECT_EQ(out, "gpusched: error: policy fifo: unknown parameter 'speed' (parameters: placement)\n");
   EXPECT_EQ(run_cli(w + "--policy fifo --set sjf.placement=x", out), 2);
+  EXPECT_EQ(run_cli(w + "--policy fifo --set fifo.placement=sideways", out), 2);
+  EXPECT_EQ(out, "gpusched: error: parameter 'placement' expects auto, round-robin or most-free, found \"sideways\"\n");
+  EXPECT_EQ(run_cli(w + "--policy fifo --set fifo.placement=round-robin", out), 0) << out;
   EXPECT_EQ(run_cli(w + "--policy fifo --gpu nosuch", out), 2);
   EXPECT_EQ(run_cli("sim", out), 2);
 }

@@ -43,3 +43,48 @@ TEST(Staircase, SeveralGpusRunLaunchesSideBySide) {
   EXPECT_EQ(r.launches[1].finish, 100);
   EXPECT_EQ(r.metrics.makespan, 100);
 }
+
+TEST(Interference, ResidencyModelUsesTheRecordsAtTheResidencyOfDispatch) {
+  // One SM, two 1024-thread blocks fit (R = 2). Records: 100 ns each at residency 1, 160 ns at residency 2.
+  // Block 0 is placed first (1 resident: 100 ns, 0-100), block 1 beside it (2 resident: 160 ns, 0-160).
+  // Block 2 at 100 next to block 1 (2 resident: 100-260); block 3 at 160 (2 resident: 160-320).
+  auto k = kernel("k", 4, 1024, {160});
+  k->record_sets[0].residency = 2;
+  RecordSet alone;
+  alone.residency = 1;
+  alone.duration_by_block.assign(4, 100);
+  finalize_record_set(alone);
+  k->record_sets.insert(k->record_sets.begin(), alone);
+  const auto w = make_workload("w", {k}, {launch("a", 0, 0)});
+  sim::AloneTimeCache cache;
+  sim::RunOptions o;
+  o.policy = "fifo";
+  o.interference = "residency";
+  const auto r = sim::run_workload(w, gpu_with_sms("h100", 1), o, cache);
+  std::vector<TimeNs> ends;
+  for (const auto& p : r.schedule.pieces) ends.push_back(p.end);
+  EXPECT_EQ(ends, (std::vector<TimeNs>{100, 160, 260, 320}));
+  // Under `none`, every block takes the primary (residency 2) record: 2 waves of 160 ns.
+  o.interference = "none";
+  EXPECT_EQ(sim::run_workload(w, gpu_with_sms("h100", 1), o, cache).metrics.makespan, 320);
+}
+
+TEST(Interference, ResidencyModelInterpolatesBetweenRecordedResidencies) {
+  // Records at residency 1 (mean 100) and 4 (mean 400, the primary); 4 blocks of 512 threads fit (R = 4).
+  // Block 1 is placed with 2 resident: no records at 2, so 400 x mean(2) / mean(4) = 400 x 200 / 400 = 200.
+  auto k = kernel("k", 2, 512, {400});
+  k->record_sets[0].residency = 4;
+  RecordSet one;
+  one.residency = 1;
+  one.duration_by_block.assign(2, 100);
+  finalize_record_set(one);
+  k->record_sets.insert(k->record_sets.begin(), one);
+  const auto w = make_workload("w", {k}, {launch("a", 0, 0)});
+  sim::AloneTimeCache cache;
+  sim::RunOptions o;
+  o.interference = "residency";
+  const auto r = sim::run_workload(w, gpu_with_sms("h100", 1), o, cache);
+  ASSERT_EQ(r.schedule.pieces.size(), 2u);
+  EXPECT_EQ(r.schedule.pieces[0].end, 100);  // block 0, alone: its residency-1 record
+  EXPECT_EQ(r.schedule.pieces[1].end, 200);  // block 1, interpolated
+}
