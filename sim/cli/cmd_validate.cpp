@@ -64,7 +64,7 @@ void validate_csv(const std::string& path) {
   }
   const double mean = n ? sum / static_cast<double>(n) : 0;
   const double sd = n > 1 ? std::sqrt(std::max(0.0, (sq - sum * mean) / static_cast<double>(n - 1))) : 0;
-  fmt::print("{}: block records: {} records on {} SMs, span {}; block time mean {} sd {} min {} max {} (time units "
+  fmt::print("{}: block records: {} records on {} SMs, span {}; block time mean {:.1f} sd {:.1f} min {} max {} (time units "
              "as written)\n",
              path, n, max_sm + 1, n ? last - first : 0, mean, sd, n ? lo : 0, hi);
 }
