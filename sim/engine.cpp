@@ -370,10 +370,10 @@ void Engine::do_flush(std::int32_t slot) {
   if (until < 1.0 && progress >= until)
     refuse(fmt::format("flush of block {} of launch '{}' at {:.3f} of its work, past its idempotence point {:.3f}",
                        b.block, specs_[static_cast<std::size_t>(b.launch)].id, progress, until));
-  stats_.wasted_work += now_ - b.start;
+  // A flushed block restarts from scratch: this piece and any work it resumed from are lost.
+  stats_.wasted_work += (now_ - b.start) + b.done_before;
   ++stats_.preemptions;
   launch.flushed.push_back(b.block);
-  // A flushed block restarts from scratch, so its work so far is lost (resumed work included).
   finish_block(slot, PieceOutcome::Flushed, now_);
 }
 

@@ -157,3 +157,99 @@ TEST(Preemption, PolicyThatStallsIsReported) {
                            "blocks done)");
   }
 }
+
+namespace {
+
+// Dispatches launch 0 wherever the engine accepts it, after `setup` ran at its release.
+class Configured final : public Policy {
+ public:
+  explicit Configured(std::function<void(const EngineView&, Actions&)> setup) : setup_(std::move(setup)) {}
+  std::string name() const override { return "configured"; }
+  void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
+    for (const auto& e : events) {
+      if (e.kind == EventKind::LaunchReleased) setup_(v, a);
+      if (e.kind == EventKind::Timer) a.set_slice_end(0, v.launch(0).total_blocks);  // extend the slice
+    }
+    if (v.active().empty()) return;
+    for (int sm = 0; sm < v.sm_count(); ++sm) a.fill(0, sm);
+  }
+
+ private:
+  std::function<void(const EngineView&, Actions&)> setup_;
+};
+
+std::vector<BlockPiece> run_configured(int blocks, int sms, std::function<void(const EngineView&, Actions&)> setup) {
+  auto k = test::kernel("A", blocks, 256, {100});  // 8 blocks of 256 threads fit an H100 SM
+  LaunchSpec s;
+  s.kernel = k.get();
+  s.id = "a";
+  Engine engine(EngineConfig{test::gpu_with_sms("h100", sms), 1, 1, nullptr, {}}, {s});
+  Recorder rec;
+  engine.add_observer(&rec);
+  Configured policy(std::move(setup));
+  engine.run(policy);
+  return rec.pieces;
+}
+
+}  // namespace
+
+TEST(Actions, ResidencyCapLimitsBlocksPerSm) {
+  // 8 blocks of 100 ns on one SM, capped at 2 resident: 4 waves, 400 ns.
+  const auto p = run_configured(8, 1, [](const EngineView&, Actions& a) { a.set_residency_cap(0, 2); });
+  TimeNs end = 0;
+  for (const auto& x : p) end = std::max(end, x.end);
+  EXPECT_EQ(end, 400);
+}
+
+TEST(Actions, RestrictToSmsKeepsBlocksThere) {
+  // 3 SMs; restricted to SM 1: all 16 blocks run there, 2 waves of 8.
+  const auto p = run_configured(16, 3, [](const EngineView&, Actions& a) { a.restrict_to_sms(0, {1}); });
+  for (const auto& x : p) EXPECT_EQ(x.sm, 1);
+  EXPECT_EQ(p.back().end, 200);
+}
+
+TEST(Actions, SliceEndHoldsBackLaterBlocks) {
+  // Slice [0, 3) first; a timer at 500 extends it to all 8 blocks: blocks 3-7 start at 500.
+  const auto p = run_configured(8, 1, [](const EngineView&, Actions& a) {
+    a.set_slice_end(0, 3);
+    a.set_timer(500, 7);
+  });
+  for (const auto& x : p) EXPECT_EQ(x.start, x.block < 3 ? 0 : 500) << "block " << x.block;
+}
+
+TEST(Actions, InvalidActionsAreRefused) {
+  EXPECT_THROW(run_configured(4, 1, [](const EngineView&, Actions& a) { a.set_timer(-1, 0); }), ActionError);
+  EXPECT_THROW(run_configured(4, 1, [](const EngineView&, Actions& a) { a.set_slice_end(0, 5); }), ActionError);
+  EXPECT_THROW(run_configured(4, 1, [](const EngineView&, Actions& a) { a.restrict_to_sms(0, {3}); }), ActionError);
+  EXPECT_THROW(run_configured(4, 1, [](const EngineView&, Actions& a) { a.drain_sm(9); }), ActionError);
+  EXPECT_THROW(run_configured(4, 1, [](const EngineView&, Actions& a) { a.dispatch(1, 0, 1); }), ActionError);
+}
+
+TEST(Preemption, FlushOfAResumedBlockLosesTheResumedWorkToo) {
+  // Switch block 0 at 400 (400 ns done, saved by 500), resume at 500 (restore 100 ns, so work again from 600),
+  // flush it at 700: lost = this piece (500-700) + the 400 ns it resumed from = 600 ns.
+  auto k = test::kernel("A", 2, 1024, {1000}, 0, 0, 1.0, 100);
+  LaunchSpec s;
+  s.kernel = k.get();
+  s.id = "a";
+  EngineConfig config{test::gpu_with_sms("h100", 1), 1, 1, nullptr, {}};
+  config.costs.switch_bandwidth_gbps_per_sm = 1.0;
+  Engine engine(config, {s});
+  struct P final : Policy {
+    std::string name() const override { return "switch-then-flush"; }
+    void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
+      for (const auto& e : events) {
+        if (e.kind == EventKind::LaunchReleased) {
+          a.set_timer(400, 1);
+          a.set_timer(700, 2);
+        }
+        if (e.kind == EventKind::Timer && e.tag == 1) a.context_switch(slot_of_block(v, 0));
+        if (e.kind == EventKind::Timer && e.tag == 2) a.flush(slot_of_block(v, 0));
+      }
+      if (!v.active().empty()) a.fill(0, 0);
+    }
+  } policy;
+  engine.run(policy);
+  EXPECT_EQ(engine.stats().wasted_work, 600);
+  EXPECT_EQ(engine.launches()[0].finish, 1700);  // block 0 reruns whole from 700
+}
