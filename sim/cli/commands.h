@@ -14,6 +14,7 @@ void add_validate_command(CLI::App& app);
 void add_gen_command(CLI::App& app);
 void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
+void add_predict_command(CLI::App& app);
 
 // Prints collected reader warnings to stderr.
 void print_warnings(const Warnings& w);

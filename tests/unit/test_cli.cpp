@@ -129,3 +129,11 @@ TEST(Cli, InfoAndGpus) {
   ASSERT_EQ(run_cli("gpus --show k40", out), 0);
   EXPECT_NE(out.find("sm_count = 15"), std::string::npos);
 }
+
+TEST(Cli, PredictReportsRatiosPerLaunch) {
+  std::string out;
+  ASSERT_EQ(run_cli("predict -w " + std::string(GPUSCHED_TRACES_DIR) + "/workloads/default.toml -p fifo", out), 0) << out;
+  EXPECT_NE(out.find("raytracing"), std::string::npos) << out;
+  EXPECT_NE(out.find("first prediction / actual:"), std::string::npos) << out;
+  EXPECT_EQ(run_cli("predict -w " + std::string(GPUSCHED_TRACES_DIR) + "/workloads/default.toml -p nosuch", out), 2);
+}

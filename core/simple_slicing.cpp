@@ -1,0 +1,103 @@
+#include "core/simple_slicing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gpusched {
+
+TimeNs staircase_runtime(std::int64_t blocks, int residency, TimeNs block_time) {
+  if (residency <= 0) throw std::invalid_argument("staircase_runtime: residency must be positive");
+  return ((blocks + residency - 1) / residency) * block_time;
+}
+
+SimpleSlicingPredictor::SimpleSlicingPredictor(int sm_count) : sm_count_(sm_count) {}
+
+SimpleSlicingPredictor::Kernel& SimpleSlicingPredictor::kernel(std::int32_t k) {
+  if (k < 0) throw std::invalid_argument("SimpleSlicingPredictor: negative kernel id");
+  if (static_cast<std::size_t>(k) >= kernels_.size()) kernels_.resize(static_cast<std::size_t>(k) + 1);
+  return kernels_[static_cast<std::size_t>(k)];
+}
+
+void SimpleSlicingPredictor::new_slice_for_all(std::int32_t except) {
+  for (std::size_t k = 0; k < kernels_.size(); ++k) {
+    if (!kernels_[k].live || static_cast<std::int32_t>(k) == except) continue;
+    for (auto& s : kernels_[k].sms) s.new_slice = true;
+  }
+}
+
+void SimpleSlicingPredictor::on_launch(std::int32_t k, std::int64_t blocks, int max_residency, TimeNs) {
+  Kernel& K = kernel(k);
+  K.live = true;
+  K.blocks_per_sm = static_cast<double>(blocks) / sm_count_;
+  K.max_residency = std::max(1, max_residency);
+  K.sms.assign(static_cast<std::size_t>(sm_count_), SmState{});
+  for (auto& s : K.sms) s.slice_residency = K.max_residency;
+  new_slice_for_all(k);
+}
+
+TimeNs SimpleSlicingPredictor::running_now(const SmState& s, TimeNs now) const {
+  return s.running + (s.resident > 0 ? now - s.busy_since : 0);
+}
+
+void SimpleSlicingPredictor::on_block_start(std::int32_t k, int sm, TimeNs now) {
+  SmState& s = kernel(k).sms.at(static_cast<std::size_t>(sm));
+  if (s.resident++ == 0) s.busy_since = now;
+}
+
+void SimpleSlicingPredictor::on_block_end(std::int32_t k, int sm, TimeNs duration, TimeNs now) {
+  Kernel& K = kernel(k);
+  SmState& s = K.sms.at(static_cast<std::size_t>(sm));
+  if (s.resident <= 0) throw std::logic_error("SimpleSlicingPredictor: block end without a start");
+  if (s.new_slice) {  // the first block to finish in the slice is the sample
+    s.block_time = duration;
+    s.slice_residency = s.resident;
+    s.new_slice = false;
+  }
+  if (--s.resident == 0) s.running += now - s.busy_since;
+  ++s.done;
+  // Equation 2 (reconstructed): T_pred = T_run + (N_total - N_done) x t / R, never below T_run.
+  const double left = std::max(0.0, K.blocks_per_sm - static_cast<double>(s.done));
+  s.predicted = static_cast<double>(running_now(s, now)) +
+                left * static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
+  s.predicted_at = now;
+  s.has_prediction = true;
+}
+
+void SimpleSlicingPredictor::on_kernel_end(std::int32_t k, TimeNs) {
+  kernel(k).live = false;
+  new_slice_for_all(k);
+}
+
+std::optional<TimeNs> SimpleSlicingPredictor::predicted_total_on_sm(std::int32_t k, int sm) const {
+  if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
+  const auto& K = kernels_[static_cast<std::size_t>(k)];
+  if (sm < 0 || static_cast<std::size_t>(sm) >= K.sms.size() || !K.sms[static_cast<std::size_t>(sm)].has_prediction)
+    return std::nullopt;
+  return static_cast<TimeNs>(std::llround(K.sms[static_cast<std::size_t>(sm)].predicted));
+}
+
+std::optional<TimeNs> SimpleSlicingPredictor::remaining_on_sm(std::int32_t k, int sm) const {
+  const auto total = predicted_total_on_sm(k, sm);
+  if (!total) return std::nullopt;
+  const auto& s = kernels_[static_cast<std::size_t>(k)].sms[static_cast<std::size_t>(sm)];
+  // T_run at the time of the prediction; the remainder shrinks as the SM keeps running the kernel.
+  const TimeNs run_then = s.running + (s.resident > 0 ? s.predicted_at - s.busy_since : 0);
+  return std::max<TimeNs>(0, *total - run_then);
+}
+
+std::optional<TimeNs> SimpleSlicingPredictor::predicted_finish(std::int32_t k, TimeNs now) const {
+  if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
+  std::optional<TimeNs> latest;
+  for (int sm = 0; sm < sm_count_ && static_cast<std::size_t>(sm) < kernels_[static_cast<std::size_t>(k)].sms.size();
+       ++sm) {
+    const auto rem = remaining_on_sm(k, sm);
+    if (!rem) continue;
+    const auto& s = kernels_[static_cast<std::size_t>(k)].sms[static_cast<std::size_t>(sm)];
+    const TimeNs finish = std::max(now, s.predicted_at + *rem);
+    latest = latest ? std::max(*latest, finish) : finish;
+  }
+  return latest;
+}
+
+}  // namespace gpusched

@@ -1,0 +1,69 @@
+// The Simple Slicing runtime predictor of seed 001 (Pai et al., PACT 2014, section 4), built on the
+// Staircase model (section 3.1). State per (kernel, SM) as in the paper's Table 1; updated on kernel
+// launch, block start, block end and kernel end; a new slice starts for every kernel whenever any kernel
+// launches or ends, and the first block to finish in a slice gives the block time t. The paper's
+// Equations 1 and 2 were lost from its text; docs/predictor.md gives the reconstruction:
+//   (1) T_sm = ceil(N / R) x t                      (Staircase: N blocks on the SM, residency R)
+//   (2) T_pred = T_run + (N_total - N_done) x t / R (Simple Slicing: T_run corrects drift; no ceiling)
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/time.h"
+
+namespace gpusched {
+
+// Equation 1: runtime of `blocks` blocks on one SM at residency `residency`, each taking `block_time`.
+TimeNs staircase_runtime(std::int64_t blocks, int residency, TimeNs block_time);
+
+class SimpleSlicingPredictor {
+ public:
+  // `sm_count`: SMs of the GPU; predictions are kept per SM for each kernel.
+  explicit SimpleSlicingPredictor(int sm_count);
+
+  // OnLaunch: `blocks` in the grid, `max_residency` blocks per SM when alone. Starts a new slice for
+  // every kernel already running.
+  void on_launch(std::int32_t kernel, std::int64_t blocks, int max_residency, TimeNs now);
+  void on_block_start(std::int32_t kernel, int sm, TimeNs now);
+  // OnBlockEnd: `duration` of the block that ended. Updates T_pred for this (kernel, SM).
+  void on_block_end(std::int32_t kernel, int sm, TimeNs duration, TimeNs now);
+  // OnKernelEnd: starts a new slice for every other kernel.
+  void on_kernel_end(std::int32_t kernel, TimeNs now);
+
+  // Predicted remaining time of the kernel on one SM (T_pred - T_run), once the SM has a prediction.
+  std::optional<TimeNs> remaining_on_sm(std::int32_t kernel, int sm) const;
+  // Predicted finish of the kernel: the latest over SMs with predictions (now + remaining); nullopt
+  // before any of its blocks has finished.
+  std::optional<TimeNs> predicted_finish(std::int32_t kernel, TimeNs now) const;
+  // T_pred on an SM (total runtime on that SM as predicted), if any.
+  std::optional<TimeNs> predicted_total_on_sm(std::int32_t kernel, int sm) const;
+
+ private:
+  struct SmState {          // Table 1
+    TimeNs running = 0;     // T_run: time with at least one of the kernel's blocks resident
+    TimeNs busy_since = 0;  // when `resident` last went from 0 to 1
+    std::int64_t done = 0;  // blocks completed on this SM
+    int resident = 0;       // blocks resident now
+    int slice_residency = 0;  // R: resident blocks when the slice's sample block ended (itself included)
+    TimeNs block_time = 0;  // t: duration of the first block to finish in the slice
+    bool new_slice = true;
+    bool has_prediction = false;
+    double predicted = 0;   // T_pred
+    TimeNs predicted_at = 0;
+  };
+  struct Kernel {
+    bool live = false;
+    double blocks_per_sm = 0;  // N_total = blocks / SMs (uniform distribution, as the paper assumes)
+    int max_residency = 1;
+    std::vector<SmState> sms;
+  };
+  TimeNs running_now(const SmState& s, TimeNs now) const;
+  void new_slice_for_all(std::int32_t except);
+  Kernel& kernel(std::int32_t k);
+
+  int sm_count_;
+  std::vector<Kernel> kernels_;
+};
+
+}  // namespace gpusched
