@@ -221,6 +221,7 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   --launch.resident;
   --launch.resident_per_sm[static_cast<std::size_t>(b.sm)];
   const int sm_id = b.sm;
+  const TimeNs piece_start = b.start;
   const std::int32_t l = b.launch, block = b.block;
   b.state = BlockState::Free;
   free_slots_.push_back(slot);
@@ -228,16 +229,16 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
 
   switch (outcome) {
     case PieceOutcome::Flushed:
-      batch_.push(EngineEvent{EventKind::BlockFlushed, l, block, sm_id, 0});
+      batch_.push(EngineEvent{EventKind::BlockFlushed, l, block, sm_id, 0, piece_start});
       break;
     case PieceOutcome::SwitchedOut:
       launch.suspended.push_back(SuspendedBlock{block, b.done_before, b.total});
       stats_.preemption_latencies.push_back(end - b.restore);  // b.restore holds the switch request time
-      batch_.push(EngineEvent{EventKind::BlockSaved, l, block, sm_id, 0});
+      batch_.push(EngineEvent{EventKind::BlockSaved, l, block, sm_id, 0, piece_start});
       break;
     default:
       ++launch.completed;
-      batch_.push(EngineEvent{EventKind::BlockFinished, l, block, sm_id, 0});
+      batch_.push(EngineEvent{EventKind::BlockFinished, l, block, sm_id, 0, piece_start});
       if (launch.completed == launch.total_blocks) {
         launch.phase = LaunchPhase::Finished;
         launch.finish = now_;

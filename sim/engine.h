@@ -74,6 +74,7 @@ struct EngineEvent {
   std::int32_t block = -1;
   std::int32_t sm = -1;  // global SM id (gpu * sm_count + sm)
   std::int64_t tag = 0;  // timers: the policy's tag
+  TimeNs start = 0;      // block events: when the piece that ended started
 };
 
 enum class LaunchPhase : std::uint8_t { Waiting, Released, Finished };

@@ -86,3 +86,62 @@ TEST(ByHand, MetricsBound) {
   EXPECT_DOUBLE_EQ(r.metrics.makespan_over_bound, 1.0);
   EXPECT_DOUBLE_EQ(r.metrics.sm_utilization, 1.0);
 }
+
+// SRTF on two SMs (R = 2 for 1024-thread blocks). A: 40 blocks of 1000 ns (alone: 40 / 4 = 10 waves =
+// 10000 ns), arrives at 0. B: 8 blocks of 100 ns (alone: 2 waves = 200 ns), arrives at 50.
+namespace {
+Workload srtf_pair() {
+  return make_workload("w", {kernel("A", 40, 1024, {1000}), kernel("B", 8, 1024, {100})},
+                       {launch("a", 0, 0), launch("b", 1, 50)});
+}
+}  // namespace
+
+TEST(ByHand, SrtfSamplesThenHandsOver) {
+  // t=0: A runs alone (nothing to compare with): 2 blocks on each SM, 0-1000.
+  // t=50: B arrives and is sampled on SM 0, which takes no more A blocks.
+  // t=1000: A's blocks end. A's prediction per SM: 1000 + (20 - 2) x 1000 / 2 = 10000, 9000 remaining.
+  //   SM 0 runs B's first 2 blocks (1000-1100); SM 1 runs 2 more of A (1000-2000).
+  // t=1100: B's sample: 100 + (4 - 2) x 100 / 2 = 200, 100 remaining < 9000: B runs. SM 0 runs B's other
+  //   6 blocks in pairs, 1100-1200, 1200-1300, 1300-1400 (SM 1 still holds A's blocks until 2000: the
+  //   hand-off waits for them). B ends at 1400: turnaround 1400 - 50 = 1350, slowdown 1350 / 200 = 6.75.
+  // A resumes on SM 0 at 1400 and SM 1 at 2000 (10 blocks issued by then); the other 30 run in pairs at
+  // 2400, 3000, 3400, 4000, ..., the last pair on SM 0 at 9400-10400: A ends at 10400 (slowdown 1.04).
+  const auto r = run(srtf_pair(), gpu_with_sms("h100", 2), "srtf");
+  EXPECT_EQ(r.launches[1].first_dispatch, 1000);
+  EXPECT_EQ(r.launches[1].finish, 1400);
+  EXPECT_EQ(r.launches[0].finish, 10400);
+  EXPECT_NEAR(r.launches[1].slowdown, 6.75, 1e-12);
+  EXPECT_NEAR(r.launches[0].slowdown, 1.04, 1e-12);
+}
+
+TEST(ByHand, SrtfZeroSampling) {
+  // Remaining times given (true times alone): at t=50 B (200) is shorter than A (10000) and runs as soon as
+  // space frees: both SMs at 1000: 4 blocks 1000-1100, 4 blocks 1100-1200; B ends at 1200 (slowdown
+  // 1150 / 200 = 5.75). A resumes at 1200 with 36 blocks = 9 waves on both SMs: ends at 10200.
+  const auto r = run(srtf_pair(), gpu_with_sms("h100", 2), "srtf", 1, 1, {{"sampling", "false"}});
+  EXPECT_EQ(r.launches[1].finish, 1200);
+  EXPECT_EQ(r.launches[0].finish, 10200);
+  EXPECT_NEAR(r.launches[1].slowdown, 5.75, 1e-12);
+}
+
+TEST(ByHand, SrtfAdaptiveSharesWhenSlowdownsDiverge) {
+  // At t=1100 the SRTF order would give B (100 remaining) a slowdown of (1200 - 50) / 200 = 5.75 and A
+  // (9000 remaining) (10200 - 0) / 10000 = 1.02: they differ by more than 0.5, so the GPU is shared, B
+  // (the fastest) capped at one block per SM and A filling the rest. From then on no SM holds two B blocks
+  // at once, and A and B run side by side.
+  const auto r = run(srtf_pair(), gpu_with_sms("h100", 2), "srtf-adaptive", 1, 1, {{"residency_limit", "1"}});
+  bool side_by_side = false;
+  for (const auto& x : r.schedule.pieces) {
+    if (x.launch != 1 || x.start < 1100) continue;
+    for (const auto& y : r.schedule.pieces) {
+      if (&x == &y || y.sm != x.sm || y.start >= x.end || x.start >= y.end) continue;
+      EXPECT_NE(y.launch, 1) << "two B blocks on SM " << x.sm << " at " << x.start;
+      side_by_side |= y.launch == 0;
+    }
+  }
+  EXPECT_TRUE(side_by_side);
+  // With the default threshold nothing changes when the fastest launch could not use more than the cap:
+  // here R = 2 < 3, so srtf-adaptive schedules exactly like srtf.
+  EXPECT_EQ(run(srtf_pair(), gpu_with_sms("h100", 2), "srtf-adaptive").schedule.pieces,
+            run(srtf_pair(), gpu_with_sms("h100", 2), "srtf").schedule.pieces);
+}
