@@ -62,6 +62,8 @@ void add_gen_command(CLI::App& app) {
                g.profile.record_sets.front().residency);
   });
 
+  add_gen_pairs_command(*gen);
+
   auto* syn = gen->add_subcommand("synthetic", "Seed 002's synthetic workload: N kernels of 4..NB blocks with random "
                                                "shared memory, threads and block times, in 32 streams");
   auto ks = std::make_shared<KnapsackGeneratorSpec>();

@@ -12,6 +12,7 @@ void add_info_command(CLI::App& app);
 void add_gpus_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_gen_command(CLI::App& app);
+void add_gen_pairs_command(CLI::App& gen);
 void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);

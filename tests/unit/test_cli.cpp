@@ -137,3 +137,20 @@ TEST(Cli, PredictReportsRatiosPerLaunch) {
   EXPECT_NE(out.find("first prediction / actual:"), std::string::npos) << out;
   EXPECT_EQ(run_cli("predict -w " + std::string(GPUSCHED_TRACES_DIR) + "/workloads/default.toml -p nosuch", out), 2);
 }
+
+TEST(Cli, GenPairsWritesEveryOrderedPair) {
+  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_pairs_cli").string();
+  std::filesystem::remove_all(dir);
+  const std::string t = std::string(GPUSCHED_TRACES_DIR) + "/ercbench/";
+  std::string out;
+  ASSERT_EQ(run_cli("gen pairs --gpu gtx480 --out " + dir + " --kernels " + t + "aes-d.kernel.toml " + t +
+                        "jpeg-d.kernel.toml " + t + "sad.kernel.toml",
+                    out),
+            0)
+      << out;
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.path().extension() == ".toml";
+  EXPECT_EQ(n, 6);  // 3 x 2 ordered pairs
+  ASSERT_EQ(run_cli("sim -w " + dir + "/jpeg-d+sad.toml -p srtf", out), 0) << out;
+  std::filesystem::remove_all(dir);
+}
