@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 #include "sim/policy.h"
 #include "sim/registry.h"
@@ -11,13 +12,33 @@
 namespace gpusched::sim {
 namespace {
 
+// Records pieces with launch indices mapped back to workload order (a policy may resubmit launches).
 class ScheduleRecorder final : public EngineObserver {
  public:
-  explicit ScheduleRecorder(Schedule& s) : schedule_(s) {}
-  void on_piece(const BlockPiece& p) override { schedule_.pieces.push_back(p); }
+  ScheduleRecorder(Schedule& s, const std::vector<std::size_t>& to_workload) : schedule_(s), to_workload_(to_workload) {}
+  void on_piece(const BlockPiece& p) override {
+    schedule_.pieces.push_back(p);
+    schedule_.pieces.back().launch = static_cast<std::int32_t>(to_workload_[static_cast<std::size_t>(p.launch)]);
+  }
 
  private:
   Schedule& schedule_;
+  const std::vector<std::size_t>& to_workload_;
+};
+
+// Forwards pieces to another observer with workload launch indices.
+class MappedObserver final : public EngineObserver {
+ public:
+  MappedObserver(EngineObserver& inner, const std::vector<std::size_t>& to_workload) : inner_(inner), map_(to_workload) {}
+  void on_piece(const BlockPiece& p) override {
+    BlockPiece q = p;
+    q.launch = static_cast<std::int32_t>(map_[static_cast<std::size_t>(p.launch)]);
+    inner_.on_piece(q);
+  }
+
+ private:
+  EngineObserver& inner_;
+  const std::vector<std::size_t>& map_;
 };
 
 // Block time spent alone: sums completed pieces.
@@ -115,10 +136,39 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
   result.interference = o.interference;
   result.seed = o.seed;
 
-  std::vector<LaunchSpec> specs;
+  const std::size_t n = w.launches.size();
   std::vector<AloneTime> alone;
-  specs.reserve(w.launches.size());
-  for (std::size_t i = 0; i < w.launches.size(); ++i) {
+  std::vector<TimeNs> alone_times;
+  for (std::size_t i = 0; i < n; ++i) {
+    alone.push_back(alone_cache.get(*w.kernels[w.launches[i].kernel], i, gpu, o.seed, o.interference,
+                                    o.interference_params));
+    alone_times.push_back(alone.back().time);
+  }
+  // Engine launch k is workload launch to_workload[k]: the identity unless the policy resubmits.
+  std::vector<std::size_t> to_workload(n);
+  for (std::size_t i = 0; i < n; ++i) to_workload[i] = i;
+  std::vector<std::vector<std::size_t>> predecessors(n);
+  for (std::size_t i = 0; i < n; ++i) predecessors[i] = w.dag.predecessors(i);
+  if (const auto sub = policy->resubmit(w, gpu, alone_times)) {
+    if (sub->order.size() != n || sub->stream.size() != n)
+      throw std::logic_error("policy " + o.policy + ": resubmission does not cover every launch");
+    to_workload = sub->order;
+    // The new streams replace the workload's stream order; explicit dependencies stay.
+    std::map<std::string, std::size_t> last;
+    for (std::size_t i = 0; i < n; ++i) predecessors[i] = w.launches[i].after;
+    for (const std::size_t i : sub->order) {
+      const auto& stream = sub->stream[i];
+      if (stream.empty()) continue;
+      if (const auto it = last.find(stream); it != last.end()) predecessors[i].push_back(it->second);
+      last[stream] = i;
+    }
+  }
+  std::vector<std::size_t> to_engine(n);
+  for (std::size_t k = 0; k < n; ++k) to_engine[to_workload[k]] = k;
+  std::vector<LaunchSpec> specs;
+  specs.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = to_workload[k];
     const auto& l = w.launches[i];
     LaunchSpec s;
     s.kernel = w.kernels[l.kernel].get();
@@ -126,27 +176,29 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     s.arrival = l.arrival;
     s.priority = l.priority;
     s.deadline = l.deadline;
-    s.predecessors = w.dag.predecessors(i);
+    for (const std::size_t p : predecessors[i]) s.predecessors.push_back(to_engine[p]);
     s.draw_key = i;
-    alone.push_back(alone_cache.get(*s.kernel, i, gpu, o.seed, o.interference, o.interference_params));
-    s.alone = alone.back().time;
+    s.alone = alone[i].time;
     specs.push_back(std::move(s));
   }
-  // `none` is the recorded durations unchanged: the engine reads them directly, without a virtual call.
   EngineConfig config{gpu, result.gpu_count, o.seed, o.interference == "none" ? nullptr : model.get(), o.costs};
   Engine engine(config, std::move(specs));
-  ScheduleRecorder recorder(result.schedule);
+  ScheduleRecorder recorder(result.schedule, to_workload);
   if (o.keep_schedule) {
     result.schedule.pieces.reserve(static_cast<std::size_t>(w.total_blocks()));  // at least one piece per block
     engine.add_observer(&recorder);
   }
-  for (auto* obs : o.observers) engine.add_observer(obs);
+  std::vector<std::unique_ptr<MappedObserver>> mapped;
+  for (auto* obs : o.observers) {
+    mapped.push_back(std::make_unique<MappedObserver>(*obs, to_workload));
+    engine.add_observer(mapped.back().get());
+  }
   engine.run(*policy);
 
   // Per-launch outcomes and metrics.
   std::array<double, 5> area{};
-  for (std::size_t i = 0; i < w.launches.size(); ++i) {
-    const auto& ls = engine.launches()[i];
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& ls = engine.launches()[to_engine[i]];
     LaunchOutcome out;
     out.arrival = ls.arrival;
     out.release = ls.release;

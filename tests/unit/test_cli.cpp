@@ -93,7 +93,7 @@ TEST(Cli, BadPolicyParametersAreInputErrors) {
   std::string out;
   const std::string w = "sim -w " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml ";
   EXPECT_EQ(run_cli(w + "--policy nosuch", out), 2);
-  EXPECT_EQ(out, "gpusched: error: unknown policy 'nosuch' (policies: fifo, mpmax, serial, sjf, spatial, srtf, srtf-adaptive)\n");
+  EXPECT_EQ(out, "gpusched: error: unknown policy 'nosuch' (policies: fifo, knapsack, mpmax, serial, sjf, spatial, srtf, srtf-adaptive)\n");
   EXPECT_EQ(run_cli(w + "--policy fifo --set fifo.speed=3", out), 2);
   EXPECT_EQ(out, "gpusched: error: policy fifo: unknown parameter 'speed' (parameters: placement)\n");
   EXPECT_EQ(run_cli(w + "--policy fifo --set sjf.placement=x", out), 2);

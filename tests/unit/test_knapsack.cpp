@@ -71,3 +71,23 @@ TEST(Knapsack, LinearisedSolverAgreesWhereItRuns) {
   // Real GPU capacities make the table far too large: refused with a clear error.
   EXPECT_THROW(solve_knapsack_linearized({{1.0, {1, 1, 1}}}, {2359296, 1572864, 49152}), std::length_error);
 }
+
+#include "core/knapsack_reorder.h"
+
+TEST(KnapsackReorder, AlgorithmOneByHand) {
+  // One H100 SM: 2048 threads. Weights in threads only (no registers or shared memory).
+  // k0: 2 x 1024 threads (2048), 1000 ns: v = (1024 / 2048) / (3 x 0.001 ms) = 166.7
+  // k1: 2 x 512 threads (1024), 100 ns:   v = 0.25 / 0.0003 = 833.3
+  // k2: 2 x 512 threads (1024), 200 ns:   v = 0.25 / 0.0006 = 416.7
+  // Knapsack 1 (2048 free): {k1, k2} (1250) beats {k0}; by value k1 -> queue 0 (ends 100), k2 -> queue 1
+  // (ends 200). k1 ends first (1024 free): k0 does not fit. k2 ends (2048 free): k0 -> queue 0 (free at
+  // 100; starts at 200, ends 1200). Queues: q0 = [k1, k0], q1 = [k2]; round robin: k1, k2, k0.
+  GpuSpec gpu = *find_gpu_preset("h100");
+  gpu.sm_count = 1;
+  const std::vector<ReorderKernel> ks{{2, 1024, 0, 0, 1000}, {2, 512, 0, 0, 100}, {2, 512, 0, 0, 200}};
+  EXPECT_NEAR(knapsack_value(ks[1], gpu), 0.25 / 0.0003, 1e-9);
+  const auto r = knapsack_reorder(ks, gpu, 2);
+  EXPECT_EQ(r.order, (std::vector<std::size_t>{1, 2, 0}));
+  EXPECT_EQ(r.queue, (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(r.knapsacks, 3);
+}
