@@ -37,7 +37,7 @@ struct Search {
 
   void dfs(std::size_t depth, double value, std::array<std::int64_t, 3> room) {
     if (++nodes > budget) return;
-    if (value > best) {
+    if (value > best + 1e-12) {
       best = value;
       best_taken = taken;
     }
@@ -84,7 +84,22 @@ KnapsackSolution solve_knapsack_exact(const std::vector<KnapsackItem>& items, co
              items[b].value * static_cast<double>(items[a].weight[d]);
     });
   }
-  s.best_taken = s.taken;
+  // A greedy incumbent (items in decision order, taken while they fit) lets the bound prune from the start.
+  {
+    auto room = capacity;
+    double value = 0;
+    std::vector<char> taken(n, 0);
+    for (const std::size_t i : s.order) {
+      const auto& w = items[i].weight;
+      if (w[0] <= room[0] && w[1] <= room[1] && w[2] <= room[2]) {
+        taken[i] = 1;
+        value += items[i].value;
+        for (int d = 0; d < 3; ++d) room[d] -= w[d];
+      }
+    }
+    s.best = value;
+    s.best_taken = taken;
+  }
   s.dfs(0, 0.0, capacity);
   KnapsackSolution out;
   for (std::size_t i = 0; i < n; ++i)

@@ -48,11 +48,15 @@ std::string per_policy_path(const std::string& path, const std::string& policy, 
 
 void print_results(const std::vector<RunResult>& results, const std::string& format) {
   if (format == "csv") {
-    fmt::print("policy,stp,antt,strict_f,makespan_ns,bound_ns,makespan_over_bound,sm_utilization,warp_occupancy\n");
+    fmt::print("policy,stp,antt,strict_f,makespan_ns,bound_ns,makespan_over_bound,sm_utilization,warp_occupancy,"
+               "mean_turnaround_ns\n");
     for (const auto& r : results) {
       const auto& m = r.metrics;
-      fmt::print("{},{:.6f},{:.6f},{:.6f},{},{},{:.6f},{:.6f},{:.6f}\n", r.policy, m.stp, m.antt, m.strict_f, m.makespan,
-                 m.bound, m.makespan_over_bound, m.sm_utilization, m.warp_occupancy);
+      double turnaround = 0;
+      for (const auto& l : r.launches) turnaround += static_cast<double>(l.turnaround);
+      if (!r.launches.empty()) turnaround /= static_cast<double>(r.launches.size());
+      fmt::print("{},{:.6f},{:.6f},{:.6f},{},{},{:.6f},{:.6f},{:.6f},{:.0f}\n", r.policy, m.stp, m.antt, m.strict_f,
+                 m.makespan, m.bound, m.makespan_over_bound, m.sm_utilization, m.warp_occupancy, turnaround);
     }
     return;
   }

@@ -16,6 +16,7 @@ void add_gen_pairs_command(CLI::App& gen);
 void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
+void add_reorder_command(CLI::App& app);
 
 // Prints collected reader warnings to stderr.
 void print_warnings(const Warnings& w);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   gpusched::cli::add_sim_command(app);
   gpusched::cli::add_policies_command(app);
   gpusched::cli::add_predict_command(app);
+  gpusched::cli::add_reorder_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
