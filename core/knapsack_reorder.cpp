@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "core/knapsack.h"
 
@@ -51,8 +52,16 @@ ReorderResult knapsack_reorder(const std::vector<ReorderKernel>& kernels, const 
     // GetKernelsToSubmit (Algorithm 2): the knapsack over the kernels left and the free resources.
     std::vector<KnapsackItem> items;
     for (const auto i : remaining) items.push_back({value[i], weight[i]});
-    const auto solution = solver == KnapsackSolver::Exact ? solve_knapsack_exact(items, available, 200'000)
-                                                          : solve_knapsack_linearized(items, available);
+    KnapsackSolution solution;
+    if (solver == KnapsackSolver::Exact) {
+      solution = solve_knapsack_exact(items, available, 200'000);
+    } else {
+      try {
+        solution = solve_knapsack_linearized(items, available);
+      } catch (const std::length_error& e) {  // a choice the user made that cannot work on this GPU
+        throw std::invalid_argument(std::string("solver linearized: ") + e.what());
+      }
+    }
     ++out.knapsacks;
     out.exact = out.exact && solution.exact;
     std::vector<std::size_t> chosen;

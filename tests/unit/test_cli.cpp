@@ -154,3 +154,12 @@ TEST(Cli, GenPairsWritesEveryOrderedPair) {
   ASSERT_EQ(run_cli("sim -w " + dir + "/jpeg-d+sad.toml -p srtf", out), 0) << out;
   std::filesystem::remove_all(dir);
 }
+
+TEST(Cli, ReorderPrintsTheNewOrder) {
+  std::string out;
+  const std::string w = std::string(GPUSCHED_TRACES_DIR) + "/synthetic/knapsack-n32-nb64-s1.toml";
+  ASSERT_EQ(run_cli("reorder -w " + w, out), 0) << out;
+  EXPECT_NE(out.find("reordered 32 launches into 32 queues with 32 knapsacks"), std::string::npos) << out;
+  EXPECT_EQ(run_cli("reorder -w " + w + " --solver linearized", out), 2);  // table far too large: refused
+  EXPECT_NE(out.find("linearised knapsack table too large"), std::string::npos) << out;
+}
