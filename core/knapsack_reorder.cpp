@@ -8,6 +8,12 @@
 
 namespace gpusched {
 
+ReorderKernel reorder_kernel_of(const KernelProfile& k, TimeNs estimated_time) {
+  return ReorderKernel{k.block_count(), k.threads_per_block(),
+                       static_cast<std::int64_t>(k.registers_per_thread) * k.threads_per_block(),
+                       k.shared_memory_per_block, estimated_time};
+}
+
 double knapsack_value(const ReorderKernel& k, const GpuSpec& g) {
   const double fraction = static_cast<double>(k.shared_memory_per_block) / g.shared_memory_per_sm +
                           static_cast<double>(k.registers_per_block) / g.registers_per_sm +

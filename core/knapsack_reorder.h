@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/gpu_spec.h"
+#include "core/kernel_profile.h"
 #include "core/time.h"
 
 namespace gpusched {
@@ -18,6 +19,9 @@ struct ReorderKernel {
   std::int64_t shared_memory_per_block = 0;  // sh_i
   TimeNs estimated_time = 1;          // t_i^est
 };
+
+// A kernel's resources per block as seed 002 counts them (registers per block = per thread x threads).
+ReorderKernel reorder_kernel_of(const KernelProfile& k, TimeNs estimated_time);
 
 enum class KnapsackSolver { Exact, Linearized };
 

@@ -35,12 +35,9 @@ void add_predict_command(CLI::App& app) {
   cmd->add_option("--gpu", *gpu_name, "GPU preset or file (default: the workload's)");
   cmd->add_option("--seed", *seed, "Seed");
   cmd->callback([=] {
-    Warnings warnings;
-    const Workload w = read_workload(*workload, &warnings);
-    const std::string name = gpu_name->empty() ? w.gpu : *gpu_name;
-    if (name.empty()) throw std::invalid_argument(fmt::format("{}: the workload names no GPU; give --gpu", *workload));
-    const GpuSpec gpu = resolve_gpu(name, &warnings, {}, "--gpu");
-    print_warnings(warnings);
+    const auto loaded = load_workload_and_gpu(*workload, *gpu_name);
+    const Workload& w = loaded.workload;
+    const GpuSpec& gpu = loaded.gpu;
     sim::AloneTimeCache alone;
     sim::RunOptions o;
     o.policy = *policy;

@@ -25,19 +25,14 @@ void add_reorder_command(CLI::App& app) {
   cmd->add_option("--solver", *solver, "exact or linearized")->check(CLI::IsMember({"exact", "linearized"}));
   cmd->add_flag("--time-only", *quiet, "Print only the time the reordering took, in ns");
   cmd->callback([=] {
-    Warnings warnings;
-    const Workload w = read_workload(*workload, &warnings);
-    const std::string name = gpu_name->empty() ? w.gpu : *gpu_name;
-    if (name.empty()) throw std::invalid_argument(fmt::format("{}: the workload names no GPU; give --gpu", *workload));
-    const GpuSpec gpu = resolve_gpu(name, &warnings, {}, "--gpu");
-    print_warnings(warnings);
+    const auto loaded = load_workload_and_gpu(*workload, *gpu_name);
+    const Workload& w = loaded.workload;
+    const GpuSpec& gpu = loaded.gpu;
     sim::AloneTimeCache alone;
     std::vector<ReorderKernel> kernels;
     for (std::size_t i = 0; i < w.launches.size(); ++i) {
       const auto& k = w.kernel_of(i);
-      kernels.push_back(ReorderKernel{k.block_count(), k.threads_per_block(),
-                                      static_cast<std::int64_t>(k.registers_per_thread) * k.threads_per_block(),
-                                      k.shared_memory_per_block, alone.get(k, i, gpu, 1, "none", {}).time});
+      kernels.push_back(reorder_kernel_of(k, alone.get(k, i, gpu, 1, "none", {}).time));
     }
     const auto start = std::chrono::steady_clock::now();
     const auto r = knapsack_reorder(kernels, gpu, *queues,

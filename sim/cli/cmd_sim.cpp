@@ -74,15 +74,9 @@ void print_results(const std::vector<RunResult>& results, const std::string& for
 }
 
 void run_sim(const SimArgs& a) {
-  Warnings warnings;
-  const Workload w = read_workload(a.workload, &warnings);
-  std::string gpu_name = !a.gpu.empty() ? a.gpu : w.gpu;
-  if (gpu_name.empty())
-    throw std::invalid_argument(fmt::format("{}: the workload names no GPU; give one with --gpu ({})", a.workload,
-                                            gpu_preset_names()));
-  const GpuSpec gpu = resolve_gpu(gpu_name, &warnings, {a.gpu.empty() ? a.workload : "", 0, 0},
-                                  a.gpu.empty() ? "gpu" : "--gpu");
-  print_warnings(warnings);
+  const auto loaded = load_workload_and_gpu(a.workload, a.gpu);
+  const Workload& w = loaded.workload;
+  const GpuSpec& gpu = loaded.gpu;
 
   std::vector<std::string> policies = a.policies == "all" ? sim::all_policy_names() : split(a.policies, ',');
   std::map<std::string, std::map<std::string, std::string>> params;

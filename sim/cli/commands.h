@@ -4,6 +4,8 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/gpu_spec.h"
+#include "core/workload.h"
 #include "core/time.h"
 
 namespace gpusched::cli {
@@ -17,6 +19,13 @@ void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_reorder_command(CLI::App& app);
+
+// Reads a workload and the GPU it runs on (`gpu_override`, else the workload's own); prints warnings.
+struct LoadedWorkload {
+  Workload workload;
+  GpuSpec gpu;
+};
+LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override);
 
 // Prints collected reader warnings to stderr.
 void print_warnings(const Warnings& w);

@@ -2,9 +2,24 @@
 
 #include <cstdio>
 
+#include "core/gpu_file.h"
+#include "core/workload_io.h"
 #include "sim/cli/commands.h"
 
 namespace gpusched::cli {
+
+LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override) {
+  Warnings warnings;
+  Workload w = read_workload(path, &warnings);
+  const std::string name = gpu_override.empty() ? w.gpu : gpu_override;
+  if (name.empty())
+    throw std::invalid_argument(
+        fmt::format("{}: the workload names no GPU; give one with --gpu ({})", path, gpu_preset_names()));
+  GpuSpec gpu = resolve_gpu(name, &warnings, {gpu_override.empty() ? path : "", 0, 0},
+                            gpu_override.empty() ? "gpu" : "--gpu");
+  print_warnings(warnings);
+  return {std::move(w), std::move(gpu)};
+}
 
 void print_warnings(const Warnings& w) {
   for (const auto& line : w) std::fprintf(stderr, "%s\n", line.c_str());

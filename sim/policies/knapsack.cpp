@@ -38,20 +38,14 @@ class KnapsackPolicy final : public Policy {
     std::vector<ReorderKernel> kernels;
     for (std::size_t i = 0; i < w.launches.size(); ++i) {
       const auto& k = w.kernel_of(i);
-      ReorderKernel r;
-      r.blocks = k.block_count();
-      r.threads_per_block = k.threads_per_block();
-      r.registers_per_block = static_cast<std::int64_t>(k.registers_per_thread) * k.threads_per_block();
-      r.shared_memory_per_block = k.shared_memory_per_block;
-      if (estimate_ == "alone") {
-        r.estimated_time = alone[i];
-      } else {  // Staircase (seed 001 Eq. 1) over the whole GPU with the mean recorded block time
+      TimeNs estimate = alone[i];
+      if (estimate_ == "staircase") {  // seed 001 Eq. 1 over the whole GPU with the mean recorded block time
         const int residency = std::max(1, compute_occupancy(gpu, k.shape()).blocks_per_sm);
         const std::int64_t slots = static_cast<std::int64_t>(residency) * gpu.sm_count;
-        r.estimated_time = static_cast<TimeNs>(std::llround(static_cast<double>((r.blocks + slots - 1) / slots) *
-                                                            k.mean_block_ns()));
+        estimate = static_cast<TimeNs>(
+            std::llround(static_cast<double>((k.block_count() + slots - 1) / slots) * k.mean_block_ns()));
       }
-      kernels.push_back(r);
+      kernels.push_back(reorder_kernel_of(k, estimate));
     }
     const auto result = knapsack_reorder(kernels, gpu, queues_,
                                          solver_ == "exact" ? KnapsackSolver::Exact : KnapsackSolver::Linearized);
