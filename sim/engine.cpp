@@ -229,16 +229,16 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
 
   switch (outcome) {
     case PieceOutcome::Flushed:
-      batch_.push(EngineEvent{EventKind::BlockFlushed, l, block, sm_id, 0, piece_start});
+      batch_.push(EngineEvent{EventKind::BlockFlushed, l, block, sm_id, piece_start});
       break;
     case PieceOutcome::SwitchedOut:
       launch.suspended.push_back(SuspendedBlock{block, b.done_before, b.total});
       stats_.preemption_latencies.push_back(end - b.restore);  // b.restore holds the switch request time
-      batch_.push(EngineEvent{EventKind::BlockSaved, l, block, sm_id, 0, piece_start});
+      batch_.push(EngineEvent{EventKind::BlockSaved, l, block, sm_id, piece_start});
       break;
     default:
       ++launch.completed;
-      batch_.push(EngineEvent{EventKind::BlockFinished, l, block, sm_id, 0, piece_start});
+      batch_.push(EngineEvent{EventKind::BlockFinished, l, block, sm_id, piece_start});
       if (launch.completed == launch.total_blocks) {
         launch.phase = LaunchPhase::Finished;
         launch.finish = now_;

@@ -60,7 +60,7 @@ class SrtfPolicy final : public Policy {
           break;
         }
         case EventKind::BlockFinished:
-          predictor_->on_block_end(e.launch, e.sm, v.now() - e.start, v.now());
+          predictor_->on_block_end(e.launch, e.sm, v.now() - e.tag, v.now());
           break;
         case EventKind::LaunchFinished:
           predictor_->on_kernel_end(e.launch, v.now());
