@@ -23,10 +23,10 @@ GeneratedProfile synthesize_profile(const SyntheticProfileSpec& spec) {
   p.block = {spec.threads_per_block, 1, 1};
   p.registers_per_thread = spec.registers_per_thread;
   p.shared_memory_per_block = spec.shared_memory_per_block;
-  p.context_bytes_per_block = spec.context_bytes_per_block >= 0
-                                  ? spec.context_bytes_per_block
-                                  : static_cast<std::int64_t>(spec.registers_per_thread) * 4 * spec.threads_per_block +
-                                        spec.shared_memory_per_block;
+  p.context_bytes_per_block =
+      spec.context_bytes_per_block >= 0
+          ? spec.context_bytes_per_block
+          : default_context_bytes(spec.registers_per_thread, spec.threads_per_block, spec.shared_memory_per_block);
   p.idempotent_until = spec.idempotent_until;
   p.memory_footprint_bytes = spec.memory_footprint_bytes;
   p.dirty_bytes = spec.memory_footprint_bytes;

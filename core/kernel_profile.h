@@ -64,6 +64,12 @@ struct KernelProfile {
   double mean_block_ns() const { return primary_records() ? primary_records()->mean_ns : 0.0; }
 };
 
+// What a context switch saves when a profile does not say: every thread's registers (4 bytes each) and the
+// block's shared memory.
+inline std::int64_t default_context_bytes(int registers_per_thread, int threads_per_block, int shared_memory) {
+  return static_cast<std::int64_t>(registers_per_thread) * 4 * threads_per_block + shared_memory;
+}
+
 // Fills the derived fields of a record set (count, sorted durations, mean and deviation).
 void finalize_record_set(RecordSet& set);
 

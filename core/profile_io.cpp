@@ -72,7 +72,7 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
     p.memory_instructions_per_block = v;
   }
   const std::int64_t default_context =
-      static_cast<std::int64_t>(p.registers_per_thread) * 4 * p.threads_per_block() + p.shared_memory_per_block;
+      default_context_bytes(p.registers_per_thread, p.threads_per_block(), p.shared_memory_per_block);
   p.context_bytes_per_block = r.integer_in("context_bytes_per_block", 0, INT64_MAX, default_context);
   p.memory_footprint_bytes = r.integer_in("memory_footprint_bytes", 0, INT64_MAX, 0);
   p.dirty_bytes = r.integer_in("dirty_bytes", 0, INT64_MAX, p.memory_footprint_bytes);

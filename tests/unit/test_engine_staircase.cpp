@@ -50,11 +50,7 @@ TEST(Interference, ResidencyModelUsesTheRecordsAtTheResidencyOfDispatch) {
   // Block 2 at 100 next to block 1 (2 resident: 100-260); block 3 at 160 (2 resident: 160-320).
   auto k = kernel("k", 4, 1024, {160});
   k->record_sets[0].residency = 2;
-  RecordSet alone;
-  alone.residency = 1;
-  alone.duration_by_block.assign(4, 100);
-  finalize_record_set(alone);
-  k->record_sets.insert(k->record_sets.begin(), alone);
+  add_record_set(*k, 1, 100);
   const auto w = make_workload("w", {k}, {launch("a", 0, 0)});
   sim::AloneTimeCache cache;
   sim::RunOptions o;
@@ -74,11 +70,7 @@ TEST(Interference, ResidencyModelInterpolatesBetweenRecordedResidencies) {
   // Block 1 is placed with 2 resident: no records at 2, so 400 x mean(2) / mean(4) = 400 x 200 / 400 = 200.
   auto k = kernel("k", 2, 512, {400});
   k->record_sets[0].residency = 4;
-  RecordSet one;
-  one.residency = 1;
-  one.duration_by_block.assign(2, 100);
-  finalize_record_set(one);
-  k->record_sets.insert(k->record_sets.begin(), one);
+  add_record_set(*k, 1, 100);
   const auto w = make_workload("w", {k}, {launch("a", 0, 0)});
   sim::AloneTimeCache cache;
   sim::RunOptions o;

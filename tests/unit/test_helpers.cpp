@@ -29,6 +29,16 @@ std::shared_ptr<KernelProfile> kernel(const std::string& name, int blocks, int t
   return k;
 }
 
+void add_record_set(KernelProfile& k, int residency, TimeNs duration) {
+  RecordSet set;
+  set.residency = residency;
+  set.duration_by_block.assign(static_cast<std::size_t>(k.block_count()), duration);
+  finalize_record_set(set);
+  k.record_sets.push_back(std::move(set));
+  std::sort(k.record_sets.begin(), k.record_sets.end(),
+            [](const RecordSet& a, const RecordSet& b) { return a.residency < b.residency; });
+}
+
 Launch launch(const std::string& id, std::size_t kernel, TimeNs arrival, std::vector<std::size_t> after) {
   Launch l;
   l.id = id;

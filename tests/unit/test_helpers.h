@@ -17,6 +17,9 @@ std::shared_ptr<KernelProfile> kernel(const std::string& name, int blocks, int t
                                       int registers = 0, int smem = 0, double idempotent_until = 1.0,
                                       std::int64_t context_bytes = 0);
 
+// Adds a record set at `residency` where every block took `duration` (kept sorted by residency).
+void add_record_set(KernelProfile& k, int residency, TimeNs duration);
+
 Launch launch(const std::string& id, std::size_t kernel, TimeNs arrival, std::vector<std::size_t> after = {});
 
 // A GPU derived from a preset with another SM count.
