@@ -57,6 +57,8 @@ class TableReader {
   std::string string_or(std::string_view key, std::string fallback) const;
   std::vector<std::string> string_array_or_empty(std::string_view key) const;
   std::vector<std::int64_t> integer_array(std::string_view key) const;
+  // The node itself (marked as read), or nullptr; for fields whose type varies.
+  const toml::node* node_or_null(std::string_view key) const { return get(key); }
   // Sub-tables and arrays of tables.
   const toml::table* table_or_null(std::string_view key) const;
   std::vector<const toml::table*> table_array(std::string_view key) const;

@@ -8,9 +8,8 @@
 #include "core/atomic_file.h"
 #include "core/gpu_file.h"
 #include "core/profile_io.h"
-#include "core/random.h"
 #include "sim/cli/commands.h"
-#include "sim/runner.h"
+#include "sim/pairs.h"
 
 namespace gpusched::cli {
 
@@ -41,35 +40,31 @@ void add_gen_pairs_command(CLI::App& gen) {
     print_warnings(warnings);
     fs::create_directories(*out);
     sim::AloneTimeCache alone;
-    Rng rng(*seed);
+    sim::PairOptions options;
+    options.offset_cycles = *offset_cycles;
+    options.offset_fraction = *fraction;
+    options.seed = *seed;
+    const std::vector<std::shared_ptr<const KernelProfile>> kernels_const(profiles.begin(), profiles.end());
     int written = 0;
-    for (std::size_t a = 0; a < profiles.size(); ++a)
-      for (std::size_t b = 0; b < profiles.size(); ++b) {
-        if (a == b) continue;
-        TimeNs second = 0;
-        if (*fraction >= 0) {
-          const auto t = alone.get(*profiles[a], 0, gpu, 1, "none", {}).time;
-          second = static_cast<TimeNs>(std::llround(*fraction * static_cast<double>(t)));
-        } else {
-          second = cycles_to_ns(rng.uniform_int(0, *offset_cycles), gpu.clock_mhz);
-        }
-        const auto& ka = *profiles[a];
-        const auto& kb = *profiles[b];
-        const auto rel = [&](const std::string& p) {
-          return fs::relative(fs::absolute(p), fs::absolute(*out)).generic_string();
-        };
-        std::string text = fmt::format(
-            "# gpusched gen pairs: {} then {} (second arrival {} ns)\nformat = \"gpusched-workload\"\nversion = 1\n"
-            "name = \"{}+{}\"\ngpu = \"{}\"\n\n[kernels]\nfirst = \"{}\"\nsecond = \"{}\"\n\n"
-            "[[launch]]\nid = \"{}\"\nkernel = \"first\"\narrival_ns = 0\n\n"
-            "[[launch]]\nid = \"{}\"\nkernel = \"second\"\narrival_ns = {}\n",
-            ka.name, kb.name, second, ka.name, kb.name, gpu.name, rel((*kernels)[a]), rel((*kernels)[b]),
-            ka.name + "-1", kb.name + "-2", second);
-        AtomicFile f((fs::path(*out) / fmt::format("{}+{}.toml", ka.name, kb.name)).string());
-        f.write(text);
-        f.commit();
-        ++written;
-      }
+    for (const auto& pair : sim::make_kernel_pairs(kernels_const, gpu, options, alone)) {
+      const auto& ka = *profiles[pair.first];
+      const auto& kb = *profiles[pair.second];
+      const TimeNs second = pair.second_arrival;
+      const auto rel = [&](const std::string& p) {
+        return fs::relative(fs::absolute(p), fs::absolute(*out)).generic_string();
+      };
+      std::string text = fmt::format(
+          "# gpusched gen pairs: {} then {} (second arrival {} ns)\nformat = \"gpusched-workload\"\nversion = 1\n"
+          "name = \"{}+{}\"\ngpu = \"{}\"\n\n[kernels]\nfirst = \"{}\"\nsecond = \"{}\"\n\n"
+          "[[launch]]\nid = \"{}\"\nkernel = \"first\"\narrival_ns = 0\n\n"
+          "[[launch]]\nid = \"{}\"\nkernel = \"second\"\narrival_ns = {}\n",
+          ka.name, kb.name, second, ka.name, kb.name, gpu.name, rel((*kernels)[pair.first]),
+          rel((*kernels)[pair.second]), ka.name + "-1", kb.name + "-2", second);
+      AtomicFile f((fs::path(*out) / fmt::format("{}+{}.toml", ka.name, kb.name)).string());
+      f.write(text);
+      f.commit();
+      ++written;
+    }
     fmt::print("wrote {} workloads to {}\n", written, *out);
   });
 }

@@ -3,10 +3,14 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 
+#include "core/content_hash.h"
 #include "core/gpu_file.h"
+#include "core/store/store.h"
 #include "core/workload_io.h"
 #include "sim/cli/commands.h"
+#include "sim/run_identity.h"
 #include "sim/runner.h"
 #include "sim/timeline.h"
 
@@ -24,6 +28,8 @@ struct SimArgs {
   std::string timeline;
   std::string stream_schedule;
   std::string format = "table";
+  std::string db;
+  bool metrics_only = false;
 };
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -92,6 +98,14 @@ void run_sim(const SimArgs& a) {
   if (!a.stream_schedule.empty() && policies.size() != 1)
     throw std::invalid_argument("--stream-schedule needs exactly one policy");
 
+  std::optional<store::Store> db;
+  std::string workload_hash;
+  if (!a.db.empty()) {
+    db.emplace(store::Store::open(a.db));
+    workload_hash = workload_content_hash(w);
+  }
+  std::vector<std::string> stored;  // what --db did, printed after the table
+
   sim::AloneTimeCache alone;
   std::vector<RunResult> results;
   for (const auto& p : policies) {
@@ -107,9 +121,22 @@ void run_sim(const SimArgs& a) {
       o.observers.push_back(stream.get());
       o.keep_schedule = false;
     } else {
-      o.keep_schedule = !a.timeline.empty();
+      o.keep_schedule = !a.timeline.empty() || (db && !a.metrics_only);
     }
+    const auto started = store::utc_now_iso8601();
     results.push_back(sim::run_workload(w, gpu, o, alone));
+    if (db) {
+      auto info = sim::describe_sim_run(w, workload_hash, gpu, o);
+      info.started_at = started;
+      info.finished_at = store::utc_now_iso8601();
+      const bool keep = o.keep_schedule && !a.metrics_only;
+      RunResult copy = results.back();
+      if (!keep) info.piece_count = static_cast<std::int64_t>(copy.schedule.pieces.size());
+      bool inserted = false;
+      const auto id = db->write_run(store::make_run_record(std::move(info), w, std::move(copy), keep), &inserted);
+      stored.push_back(inserted ? fmt::format("{}: stored as run {}", p, id)
+                                : fmt::format("{}: already stored as run {} (same key)", p, id));
+    }
     if (stream) stream->commit();
     if (!a.timeline.empty())
       sim::write_timeline(per_policy_path(a.timeline, p, policies.size() > 1), results.back().schedule, w, gpu);
@@ -119,6 +146,7 @@ void run_sim(const SimArgs& a) {
                results.empty() ? 1 : results.front().gpu_count, w.launches.size(), w.total_blocks(), a.interference,
                a.seed);
   print_results(results, a.format);
+  for (const auto& line : stored) fmt::print(stderr, "{} in {}\n", line, a.db);
 }
 
 }  // namespace
@@ -135,6 +163,8 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--interference", a->interference, "Interference model (none, residency, ...)");
   cmd->add_option("--timeline", a->timeline, "Write the Schedule: .json for Perfetto, else CSV (FILE.POLICY.ext per policy)");
   cmd->add_option("--stream-schedule", a->stream_schedule, "Stream the Schedule as CSV while simulating (one policy)");
+  cmd->add_option("--db", a->db, "Store the runs in this SQLite result store (docs/store.md)");
+  cmd->add_flag("--metrics-only", a->metrics_only, "With --db: store metrics and launches, not the Schedule's blocks");
   cmd->add_option("--format", a->format, "Output: table, markdown or csv")
       ->check(CLI::IsMember({"table", "markdown", "csv"}));
   cmd->callback([a] { run_sim(*a); });

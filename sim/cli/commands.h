@@ -19,6 +19,13 @@ void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_reorder_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
+void add_store_commands(CLI::App& app);  // merge, runs, report, export
+
+// Thrown by a command to end with this exit code after its objects are destroyed (stores closed).
+struct ExitCode {
+  int code;
+};
 
 // Reads a workload and the GPU it runs on (`gpu_override`, else the workload's own); prints warnings.
 struct LoadedWorkload {

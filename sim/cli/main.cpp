@@ -19,8 +19,12 @@ int main(int argc, char** argv) {
   gpusched::cli::add_policies_command(app);
   gpusched::cli::add_predict_command(app);
   gpusched::cli::add_reorder_command(app);
+  gpusched::cli::add_sweep_command(app);
+  gpusched::cli::add_store_commands(app);
   try {
     app.parse(argc, argv);
+  } catch (const gpusched::cli::ExitCode& e) {
+    return e.code;
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : gpusched::kExitInputError;
