@@ -10,6 +10,7 @@ packages=(
   libboost-graph-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev
   libsqlite3-dev libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
+  slurmctld slurmd slurm-client munge
 )
 missing=()
 for p in "${packages[@]}"; do
