@@ -153,7 +153,7 @@ TEST(SweepFile, BadInputNamesLineAndField) {
 
 TEST(SweepExpansion, GridsShardsAndBadEntries) {
   const auto dir = temp_dir("expand");
-  const auto path = write_pairs_sweep(dir, 2, "name = \"knapsack\"\n[policies.grid]\nsolver = [\"exact\", \"linear\"]\n"
+  const auto path = write_pairs_sweep(dir, 2, "name = \"knapsack\"\n[policies.grid]\nsolver = [\"exact\", \"linearized\"]\n"
                                                    "[[policies]]\nname = \"fifo\"");
   Warnings warn;
   const auto spec = sim::read_sweep_file(path, &warn);
