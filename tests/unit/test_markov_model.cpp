@@ -1,0 +1,167 @@
+// Kernelet's Markov-chain model (seed 000, section 4.4): chains small enough to solve by hand, and the
+// properties every solution must have.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "core/gpu_spec.h"
+#include "core/markov_model.h"
+
+using namespace gpusched;
+using namespace gpusched::kernelet;
+
+namespace {
+
+ChainMemory constant_latency(double cycles) {
+  ChainMemory m;
+  m.base_latency = cycles;
+  m.a0 = 0.0;  // no contention term: L is the constant
+  m.b0 = 0.0;
+  m.bandwidth = 1.0;
+  return m;
+}
+
+ChainKernel warps(int n, double rm, double uncoalesced = 0.0) {
+  ChainKernel k;
+  k.units = n;
+  k.memory_ratio = rm;
+  k.uncoalesced = uncoalesced;
+  return k;
+}
+
+}  // namespace
+
+TEST(MarkovModel, OneWarpByHand) {
+  // States S0 (ready), S1 (idle). S0 -> S1 with R_m = 0.1. In S1 no warp is ready: the round is one idle
+  // cycle and the warp returns with P = round / L = 1/10. Balance: pi0 * 0.1 = pi1 * 0.1 -> pi = (1/2, 1/2).
+  // Eq. 4: IPC = pi0 * 1 / (pi0 * 1 + pi1) = 1/2 = 1 / (1 + R_m L).
+  const auto sol = solve_chain({warps(1, 0.1)}, constant_latency(10));
+  ASSERT_EQ(sol.states, 2u);
+  EXPECT_NEAR(sol.stationary[0], 0.5, 1e-12);
+  EXPECT_NEAR(sol.stationary[1], 0.5, 1e-12);
+  EXPECT_NEAR(sol.ipc[0], 0.5, 1e-12);
+  // R_m = 0.25, L = 20: IPC = 1 / (1 + 5) = 1/6.
+  EXPECT_NEAR(solve_chain({warps(1, 0.25)}, constant_latency(20)).ipc[0], 1.0 / 6, 1e-12);
+}
+
+TEST(MarkovModel, TwoWarpTransitionMatrixByHand) {
+  // W = 2, R_m = 0.5, L = 4 (constant). From S0 (2 ready, round 2 cycles): idle count ~ Bin(2, 0.5):
+  // P00 = 1/4, P01 = 1/2, P02 = 1/4. From S1 (1 ready, round 1, return P = 1/4): stays if (ready stays and
+  // idle stays) or (ready stalls and idle returns): 1/2*3/4 + 1/2*1/4 = 1/2; to S0: 1/2*1/4 = 1/8; to S2:
+  // 1/2*3/4 = 3/8. From S2 (round is one idle cycle, P = 1/4 each): Bin(2, 1/4) returns: P22 = 9/16,
+  // P21 = 6/16, P20 = 1/16.
+  std::size_t n = 0;
+  const auto P = transition_matrix({warps(2, 0.5)}, constant_latency(4), n);
+  ASSERT_EQ(n, 3u);
+  const double expected[9] = {0.25, 0.5, 0.25, 0.125, 0.5, 0.375, 1.0 / 16, 6.0 / 16, 9.0 / 16};
+  for (int i = 0; i < 9; ++i) EXPECT_NEAR(P[static_cast<std::size_t>(i)], expected[i], 1e-12) << "entry " << i;
+}
+
+TEST(MarkovModel, TwoKernelsByHand) {
+  // K1: one warp that never stalls (R_m = 0); K2: one warp that always stalls (R_m = 1); L = 4. K1 stays
+  // ready, so the round in (0, 1) lasts one cycle and K2 returns with P = 1/4. States (0,0) and (0,1):
+  // x = pi(0,0), y = pi(0,1): x = y / 4 and x + y = 1 -> x = 0.2, y = 0.8.
+  // Eq. 5: IPC1 = (0.2*1 + 0.8*1) / (0.2*2 + 0.8*1) = 1/1.2; Eq. 6: IPC2 = 0.2 / 1.2; Eq. 7: total 1.
+  const auto sol = solve_chain({warps(1, 0.0), warps(1, 1.0)}, constant_latency(4));
+  ASSERT_EQ(sol.states, 4u);  // (w1 + 1)(w2 + 1)
+  EXPECT_NEAR(sol.ipc[0], 1 / 1.2, 1e-12);
+  EXPECT_NEAR(sol.ipc[1], 0.2 / 1.2, 1e-12);
+  EXPECT_NEAR(sol.total_ipc, 1.0, 1e-12);
+  // Alone: IPC1 = 1; IPC2 = 1 / (1 + 1 * 4) = 0.2. Eq. 1: CP = 1 - 1 / (0.8333/1 + 0.1667/0.2) = 0.4.
+  const double alone2 = solve_chain({warps(1, 1.0)}, constant_latency(4)).ipc[0];
+  EXPECT_NEAR(alone2, 0.2, 1e-12);
+  EXPECT_NEAR(co_scheduling_profit(sol.ipc, {1.0, alone2}), 0.4, 1e-12);
+}
+
+TEST(MarkovModel, StationaryVectorAndIpcBounds) {
+  ChainMemory m;  // the linear contention model
+  m.base_latency = 400;
+  m.bandwidth = 0.05;
+  for (int w : {1, 4, 12, 24})
+    for (double rm : {0.0, 0.01, 0.05, 0.2, 0.6, 1.0})
+      for (double unc : {0.0, 0.3}) {
+        if (unc > 0 && w > 12) continue;  // three-state chains grow as w^2
+        const auto sol = solve_chain({warps(w, rm, unc)}, m);
+        const double sum = std::accumulate(sol.stationary.begin(), sol.stationary.end(), 0.0);
+        EXPECT_NEAR(sum, 1.0, 1e-9) << w << " warps, R_m " << rm;
+        for (double p : sol.stationary) EXPECT_GE(p, 0.0);
+        EXPECT_GE(sol.ipc[0], 0.0);
+        EXPECT_LE(sol.ipc[0], 1.0 + 1e-12);
+      }
+  EXPECT_NEAR(solve_chain({warps(8, 0.0)}, m).ipc[0], 1.0, 1e-12) << "no memory instructions: peak IPC";
+}
+
+TEST(MarkovModel, IpcFallsAsMemoryRatioRises) {
+  ChainMemory m;
+  m.base_latency = 400;
+  m.bandwidth = 0.05;
+  for (int w : {2, 8, 24}) {
+    double previous = 2.0;
+    for (double rm = 0.0; rm <= 1.0; rm += 0.05) {
+      const double ipc = solve_chain({warps(w, rm)}, m).ipc[0];
+      EXPECT_LT(ipc, previous + 1e-12) << w << " warps, R_m " << rm;
+      previous = ipc;
+    }
+  }
+}
+
+TEST(MarkovModel, ContentionAndUncoalescedAccessesCostIpc) {
+  ChainMemory m;
+  m.base_latency = 300;
+  m.bandwidth = 0.05;
+  const double coalesced = solve_chain({warps(8, 0.05)}, m).ipc[0];
+  const double uncoalesced = solve_chain({warps(8, 0.05, 0.5)}, m).ipc[0];
+  EXPECT_LT(uncoalesced, coalesced);
+  ChainMemory slow = m;
+  slow.a0 = 4.0;  // steeper contention
+  EXPECT_LT(solve_chain({warps(8, 0.05)}, slow).ipc[0], coalesced);
+  // Three-state chain: (n+1)(n+2)/2 states for n units.
+  EXPECT_EQ(solve_chain({warps(8, 0.05, 0.5)}, m).states, 45u);
+}
+
+TEST(MarkovModel, VirtualSmsAndBlockGranularity) {
+  SmModel model = sm_model_for(*find_gpu_preset("gtx680"));
+  ASSERT_EQ(model.schedulers, 4);
+  EXPECT_EQ(model.peak_ipc, 8.0);
+  const ModelKernel k{8, 0.02, 0.0};  // 256 threads, 2% memory instructions
+  // 8 blocks on 4 schedulers: each virtual SM holds 2 blocks with a quarter of the bandwidth.
+  const double ipc = sm_ipc(model, {k}, {8})[0];
+  ChainMemory quarter = model.memory;
+  quarter.bandwidth /= 4;
+  ChainKernel two_blocks;
+  two_blocks.units = 2;
+  two_blocks.warps_per_unit = 8;
+  two_blocks.memory_ratio = 0.02;
+  EXPECT_NEAR(ipc, solve_chain({two_blocks}, quarter).ipc[0] * 8.0, 1e-12);
+  EXPECT_GT(ipc, 0.0);
+  EXPECT_LE(ipc, 8.0);
+  // Fractional blocks per virtual SM interpolate: 6 blocks lie between 4 and 8.
+  const double six = sm_ipc(model, {k}, {6})[0];
+  EXPECT_GE(six, sm_ipc(model, {k}, {4})[0] - 1e-12);
+  EXPECT_LE(six, ipc + 1e-12);
+  // Block granularity: a block's warps stall together (lockstep), so it hides less latency than independent
+  // warps; both see the same trend in R_m.
+  SmModel warp_model = model;
+  warp_model.granularity = Granularity::Warp;
+  const double by_warp = sm_ipc(warp_model, {k}, {8})[0];
+  EXPECT_LE(ipc, by_warp + 1e-12) << "block " << ipc << " warp " << by_warp;
+  const ModelKernel heavier{8, 0.1, 0.0};
+  EXPECT_LT(sm_ipc(model, {heavier}, {8})[0], ipc);
+  EXPECT_LT(sm_ipc(warp_model, {heavier}, {8})[0], by_warp);
+  // Two kernels: each one's IPC with a co-runner is at most its IPC alone.
+  const ModelKernel memory_bound{8, 0.3, 0.0};
+  const auto both = sm_ipc(model, {k, memory_bound}, {4, 4});
+  EXPECT_LE(both[0], sm_ipc(model, {k}, {4})[0] + 1e-12);
+  EXPECT_LE(both[1], sm_ipc(model, {memory_bound}, {4})[0] + 1e-12);
+  EXPECT_EQ(sm_ipc(model, {k, memory_bound}, {4, 0})[1], 0.0);
+}
+
+TEST(MarkovModel, RejectsBadParameters) {
+  EXPECT_THROW(solve_chain({}, ChainMemory{}), std::invalid_argument);
+  EXPECT_THROW(solve_chain({warps(2, 1.5)}, ChainMemory{}), std::invalid_argument);
+  ChainMemory bad;
+  bad.bandwidth = 0;
+  EXPECT_THROW(solve_chain({warps(2, 0.1)}, bad), std::invalid_argument);
+  EXPECT_THROW(solve_chain({warps(60, 0.1, 0.5), warps(60, 0.1, 0.5)}, ChainMemory{}), std::invalid_argument)
+      << "too many states";
+}
