@@ -338,4 +338,24 @@ std::vector<double> sm_ipc(const SmModel& model, const std::vector<ModelKernel>&
   return out;
 }
 
+std::optional<ModelKernel> model_kernel(const KernelProfile& k, const SmModel& model, int warp_size) {
+  ModelKernel m;
+  m.warps_per_block = std::max(1, (k.threads_per_block() + warp_size - 1) / std::max(1, warp_size));
+  if (k.instructions_per_block && k.memory_instructions_per_block && *k.instructions_per_block > 0) {
+    m.memory_ratio = std::clamp(*k.memory_instructions_per_block / *k.instructions_per_block, 0.0, 1.0);
+    return m;
+  }
+  if (k.pur && k.mur && *k.pur > 0) {
+    const double requests_per_instruction = (*k.mur * model.memory.bandwidth) / (*k.pur * model.peak_ipc);
+    if (requests_per_instruction <= 1.0) {
+      m.memory_ratio = std::max(0.0, requests_per_instruction);
+    } else {
+      m.uncoalesced = 1.0;
+      m.memory_ratio = std::min(1.0, requests_per_instruction / model.memory.requests_per_uncoalesced);
+    }
+    return m;
+  }
+  return std::nullopt;
+}
+
 }  // namespace gpusched::kernelet

@@ -13,6 +13,9 @@
 #include <vector>
 
 #include "core/gpu_spec.h"
+#include "core/kernel_profile.h"
+
+#include <optional>
 
 namespace gpusched::kernelet {
 
@@ -79,5 +82,12 @@ SmModel sm_model_for(const GpuSpec& gpu);
 // whole SM, in [0, peak_ipc]). Kernels with no blocks get 0.
 std::vector<double> sm_ipc(const SmModel& model, const std::vector<ModelKernel>& kernels,
                            const std::vector<int>& blocks);
+
+// A profile's model inputs: warps per block from its block size; R_m from memory_instructions_per_block /
+// instructions_per_block where both are given; otherwise from Kernelet's PUR and MUR (Table 4), as requests
+// per instruction = (MUR x B) / (PUR x peak IPC): up to 1 this is R_m with coalesced accesses; above 1 the
+// kernel makes more requests than instructions, which only uncoalesced accesses can, so it is read as
+// R_m = requests / requests_per_uncoalesced with every access uncoalesced. nullopt where neither is known.
+std::optional<ModelKernel> model_kernel(const KernelProfile& k, const SmModel& model, int warp_size);
 
 }  // namespace gpusched::kernelet

@@ -6,18 +6,30 @@
 #include <memory>
 #include <string>
 
+#include "core/gpu_spec.h"
 #include "core/kernel_profile.h"
 #include "core/time.h"
 #include "sim/params.h"
 
 namespace gpusched::sim {
 
+// Another launch's blocks on the same SM (for models that depend on who shares it).
+struct CoRunner {
+  const KernelProfile* kernel = nullptr;
+  int blocks = 0;
+};
+
 struct DurationQuery {
   const KernelProfile* kernel = nullptr;
+  const GpuSpec* gpu = nullptr;
   std::int64_t block = 0;
   std::uint64_t draw_base = 0;  // draw_base(seed, launch): the launch's stream of random draws
   int sm_resident_blocks = 1;  // blocks resident on the SM once this one is placed (all kernels)
-  int sm_same_kernel_blocks = 1;
+  int sm_same_kernel_blocks = 1;  // blocks of this launch on the SM, this one included
+  // Other launches' blocks on the SM once this one is placed; filled only for models whose
+  // needs_co_runners() is true (it costs a pass over the SM's resident blocks).
+  const CoRunner* co_runners = nullptr;
+  int co_runner_count = 0;
 };
 
 // Mixes the run's seed and a launch's identity (its workload index) once per launch.
@@ -32,6 +44,7 @@ class DurationModel {
  public:
   virtual ~DurationModel() = default;
   virtual TimeNs duration(const DurationQuery& q) const = 0;
+  virtual bool needs_co_runners() const { return false; }
 };
 
 }  // namespace gpusched::sim

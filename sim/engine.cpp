@@ -267,6 +267,28 @@ TimeNs Engine::block_duration(const LaunchState& l, std::int32_t block, int sm) 
   q.draw_base = l.draw_base;
   q.sm_resident_blocks = sms_[static_cast<std::size_t>(sm)].blocks;
   q.sm_same_kernel_blocks = l.resident_per_sm[static_cast<std::size_t>(sm)];
+  q.gpu = &config_.gpu;
+  if (config_.durations->needs_co_runners()) {
+    // Blocks of other launches on this SM, grouped by launch (an SM holds at most a few dozen blocks).
+    auto& co = co_runner_scratch_;
+    std::vector<std::int32_t>& owners = co_runner_owner_scratch_;
+    co.clear();
+    owners.clear();
+    const LaunchState* self = &l;
+    for (const std::int32_t slot : sms_[static_cast<std::size_t>(sm)].residents) {
+      const auto& rb = slots_[static_cast<std::size_t>(slot)];
+      if (rb.launch < 0 || &launches_[static_cast<std::size_t>(rb.launch)] == self) continue;
+      std::size_t i = 0;
+      while (i < owners.size() && owners[i] != rb.launch) ++i;
+      if (i == owners.size()) {
+        owners.push_back(rb.launch);
+        co.push_back({launches_[static_cast<std::size_t>(rb.launch)].kernel, 0});
+      }
+      ++co[i].blocks;
+    }
+    q.co_runners = co.data();
+    q.co_runner_count = static_cast<int>(co.size());
+  }
   return config_.durations->duration(q);
 }
 

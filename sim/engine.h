@@ -273,6 +273,8 @@ class Engine {
   std::vector<std::vector<std::int32_t>> successors_;
   std::vector<SmState> sms_;
   std::vector<ResidentBlock> slots_;
+  mutable std::vector<CoRunner> co_runner_scratch_;           // block_duration's co-runners (markov model)
+  mutable std::vector<std::int32_t> co_runner_owner_scratch_;
   std::vector<std::int32_t> free_slots_;
   RadixEventQueue<QueuedEvent> heap_;
   std::vector<std::int64_t> timer_tags_;

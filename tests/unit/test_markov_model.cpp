@@ -165,3 +165,41 @@ TEST(MarkovModel, RejectsBadParameters) {
   EXPECT_THROW(solve_chain({warps(60, 0.1, 0.5), warps(60, 0.1, 0.5)}, ChainMemory{}), std::invalid_argument)
       << "too many states";
 }
+
+// The `markov` interference model: alone at the recorded residency a block keeps its recorded time; beside a
+// co-runner that competes for issue slots it takes longer; kernels without model inputs are unchanged.
+#include "sim/duration_model.h"
+#include "sim/registry.h"
+#include "test_helpers.h"
+
+TEST(MarkovInterference, CoRunnersSlowBlocksDown) {
+  const auto* info = sim::Registry<sim::DurationModel>::instance().find("markov");
+  ASSERT_NE(info, nullptr);
+  const auto model = info->make(sim::Params::resolve("markov", info->params, {}));
+  ASSERT_TRUE(model->needs_co_runners());
+  const GpuSpec gpu = *find_gpu_preset("c2050");
+  auto compute = test::kernel("compute", 64, 256, {10000});
+  compute->instructions_per_block = 8000;
+  compute->memory_instructions_per_block = 8;  // R_m = 0.001: issue-bound
+  compute->record_sets.back().residency = 4;
+  auto plain = test::kernel("plain", 64, 256, {10000});  // no instruction counts: no model inputs
+
+  sim::DurationQuery q;
+  q.kernel = compute.get();
+  q.gpu = &gpu;
+  q.block = 0;
+  q.sm_same_kernel_blocks = 4;
+  q.sm_resident_blocks = 4;
+  EXPECT_EQ(model->duration(q), 10000) << "alone at the recorded residency";
+
+  const sim::CoRunner other{compute.get(), 2};
+  q.co_runners = &other;
+  q.co_runner_count = 1;
+  q.sm_resident_blocks = 6;
+  EXPECT_GT(model->duration(q), 10000) << "sharing issue slots with two more issue-bound blocks";
+
+  q.kernel = plain.get();
+  EXPECT_EQ(model->duration(q), 10000) << "no model inputs: recorded duration";
+  EXPECT_THROW(info->make(sim::Params::resolve("markov", info->params, {{"granularity", "thread"}})),
+               std::invalid_argument);
+}
