@@ -179,6 +179,7 @@ class EngineView {
   // Free warps on an SM (the measure most-free placement ranks SMs by).
   int free_warps(int sm) const;
   std::uint64_t seed() const;
+  const EngineConfig& config() const;  // the GPU, seed, duration model and costs of this run
   TimeNs switch_time(std::int32_t l) const;  // time to save (or restore) one block's context
   // Fraction of the block's work done at `now`.
   double progress(std::int32_t slot) const;
@@ -315,6 +316,7 @@ inline const std::vector<std::int32_t>& EngineView::active() const { return e_.a
 inline const std::vector<std::int32_t>& EngineView::freed_sms() const { return e_.freed_; }
 inline const ResidentBlock& EngineView::resident(std::int32_t slot) const { return e_.slots_[static_cast<std::size_t>(slot)]; }
 inline std::uint64_t EngineView::seed() const { return e_.config_.seed; }
+inline const EngineConfig& EngineView::config() const { return e_.config_; }
 
 inline bool EngineView::resources_fit(std::int32_t l, int sm, std::int64_t count) const {
   const auto& f = e_.launches_[static_cast<std::size_t>(l)].footprint;

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "sim/runner.h"
 #include "test_helpers.h"
 
 using gpusched::test::run_cli;
@@ -93,7 +94,9 @@ TEST(Cli, BadPolicyParametersAreInputErrors) {
   std::string out;
   const std::string w = "sim -w " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml ";
   EXPECT_EQ(run_cli(w + "--policy nosuch", out), 2);
-  EXPECT_EQ(out, "gpusched: error: unknown policy 'nosuch' (policies: fifo, knapsack, mpmax, serial, sjf, spatial, srtf, srtf-adaptive)\n");
+  std::string names;  // the registry's names, sorted: the message lists every policy
+  for (const auto& n : gpusched::sim::all_policy_names()) names += (names.empty() ? "" : ", ") + n;
+  EXPECT_EQ(out, "gpusched: error: unknown policy 'nosuch' (policies: " + names + ")\n");
   EXPECT_EQ(run_cli(w + "--policy fifo --set fifo.speed=3", out), 2);
   EXPECT_EQ(out, "gpusched: error: policy fifo: unknown parameter 'speed' (parameters: placement)\n");
   EXPECT_EQ(run_cli(w + "--policy fifo --set sjf.placement=x", out), 2);

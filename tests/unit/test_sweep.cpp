@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "core/store/report.h"
+#include "sim/runner.h"
 #include "core/store/store.h"
 #include "sim/sweep/expansion.h"
 #include "sim/sweep/slurm.h"
@@ -83,6 +84,9 @@ bool wait_for_runs(pid_t pid, const std::string& db, std::int64_t runs) {
   }
   return true;
 }
+
+// Runs of the ERCBench pair sweeps: 56 pairs x every registered policy x seeds.
+std::int64_t pair_runs(int seeds) { return 56 * static_cast<std::int64_t>(sim::all_policy_names().size()) * seeds; }
 
 }  // namespace
 
@@ -198,7 +202,8 @@ TEST(SweepExpansion, GridsShardsAndBadEntries) {
 
 TEST(SweepCli, ResumesAfterKill9WithNoDuplicateAndNothingLost) {
   const auto dir = temp_dir("kill9");
-  const auto sweep = write_pairs_sweep(dir, 6);  // 56 x 8 policies x 6 seeds = 2688 runs
+  const auto sweep = write_pairs_sweep(dir, 6);  // 56 x policies x 6 seeds
+  const std::int64_t total = pair_runs(6);
   const auto db = dir + "/runs.db";
   const pid_t child = spawn_sweep(sweep, db, "2");
   const bool running = wait_for_runs(child, db, 50);
@@ -207,14 +212,14 @@ TEST(SweepCli, ResumesAfterKill9WithNoDuplicateAndNothingLost) {
   waitpid(child, &status, 0);
   const auto partial = count_runs(db);
   if (running) {
-    EXPECT_LT(partial, 2688) << "killed before the end";
+    EXPECT_LT(partial, total) << "killed before the end";
   }
   std::string out;
   ASSERT_EQ(test::run_cli("sweep " + sweep + " --db " + db + " --jobs 2", out), 0) << out;
   EXPECT_NE(out.find(std::to_string(partial) + " already stored"), std::string::npos) << out;
   const auto resumed = stp_by_key(db);
-  EXPECT_EQ(resumed.size(), 2688u);
-  EXPECT_EQ(count_runs(db), 2688) << "no duplicates";
+  EXPECT_EQ(static_cast<std::int64_t>(resumed.size()), total);
+  EXPECT_EQ(count_runs(db), total) << "no duplicates";
   // The same metrics as an uninterrupted run.
   ASSERT_EQ(test::run_cli("sweep " + sweep + " --db " + dir + "/clean.db --jobs 1", out), 0) << out;
   EXPECT_EQ(resumed, stp_by_key(dir + "/clean.db"));
@@ -223,6 +228,7 @@ TEST(SweepCli, ResumesAfterKill9WithNoDuplicateAndNothingLost) {
 TEST(SweepCli, CtrlCStopsAfterRunsInFlight) {
   const auto dir = temp_dir("sigint");
   const auto sweep = write_pairs_sweep(dir, 6);
+  const std::int64_t total = pair_runs(6);
   const auto db = dir + "/runs.db";
   const pid_t child = spawn_sweep(sweep, db, "2");
   const bool running = wait_for_runs(child, db, 20);
@@ -234,10 +240,10 @@ TEST(SweepCli, CtrlCStopsAfterRunsInFlight) {
   EXPECT_EQ(WEXITSTATUS(status), 130);
   const auto stopped_at = count_runs(db);
   EXPECT_GT(stopped_at, 0);
-  EXPECT_LT(stopped_at, 2688);
+  EXPECT_LT(stopped_at, total);
   std::string out;
   ASSERT_EQ(test::run_cli("sweep " + sweep + " --db " + db, out), 0) << out;
-  EXPECT_EQ(count_runs(db), 2688);
+  EXPECT_EQ(count_runs(db), total);
 }
 
 TEST(SweepCli, ShardsMergeToTheWholeSweepAndMergeIsIdempotent) {
@@ -248,10 +254,11 @@ TEST(SweepCli, ShardsMergeToTheWholeSweepAndMergeIsIdempotent) {
   for (int i = 0; i < 3; ++i)
     ASSERT_EQ(test::run_cli(fmt::format("sweep {} --db {}/s{}.db --shard {}/3", sweep, dir, i, i), out), 0) << out;
   ASSERT_EQ(test::run_cli(fmt::format("merge {0}/merged.db {0}/s0.db {0}/s1.db {0}/s2.db", dir), out), 0) << out;
-  EXPECT_NE(out.find("merged.db: 448 runs"), std::string::npos) << out;
+  const std::string merged_line = fmt::format("merged.db: {} runs", pair_runs(1));
+  EXPECT_NE(out.find(merged_line), std::string::npos) << out;
   EXPECT_EQ(stp_by_key(dir + "/merged.db"), stp_by_key(dir + "/all.db"));
   ASSERT_EQ(test::run_cli(fmt::format("merge {0}/merged.db {0}/s0.db {0}/s1.db {0}/s2.db {0}/all.db", dir), out), 0);
-  EXPECT_NE(out.find("merged.db: 448 runs"), std::string::npos) << out;
+  EXPECT_NE(out.find(merged_line), std::string::npos) << out;
   EXPECT_EQ(out.find(" 1 runs added"), std::string::npos) << out;
   // A foreign or corrupt input is refused with the file named and exit 2.
   std::ofstream(dir + "/junk.db") << "junk junk junk junk junk junk junk junk junk junk junk junk junk junk junk";

@@ -1,0 +1,168 @@
+#include "core/kernelet_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gpusched::kernelet {
+namespace {
+
+bool fits_together(const GpuSpec& g, const PlanKernel& a, int na, const PlanKernel& b, int nb) {
+  const auto& fa = a.footprint;
+  const auto& fb = b.footprint;
+  return na + nb <= g.max_blocks_per_sm && na * fa.threads + nb * fb.threads <= g.max_threads_per_sm &&
+         na * fa.warps + nb * fb.warps <= g.max_warps_per_sm &&
+         static_cast<std::int64_t>(na) * fa.registers + static_cast<std::int64_t>(nb) * fb.registers <= g.registers_per_sm &&
+         static_cast<std::int64_t>(na) * fa.shared_memory + static_cast<std::int64_t>(nb) * fb.shared_memory <=
+             g.shared_memory_per_sm &&
+         na <= a.max_blocks_per_sm && nb <= b.max_blocks_per_sm;
+}
+
+bool same_inputs(const PlanKernel& a, const PlanKernel& b) {
+  return a.model.warps_per_block == b.model.warps_per_block && a.model.memory_ratio == b.model.memory_ratio &&
+         a.model.uncoalesced == b.model.uncoalesced && a.instructions_per_block == b.instructions_per_block &&
+         a.footprint.threads == b.footprint.threads && a.footprint.warps == b.footprint.warps &&
+         a.footprint.registers == b.footprint.registers && a.footprint.shared_memory == b.footprint.shared_memory &&
+         a.max_blocks_per_sm == b.max_blocks_per_sm && a.pur == b.pur && a.mur == b.mur;
+}
+
+}  // namespace
+
+PlanKernel plan_kernel(const KernelProfile& k, const GpuSpec& gpu, const SmModel& model) {
+  PlanKernel p;
+  const auto occ = compute_occupancy(gpu, k.shape());
+  p.footprint = occ.footprint;
+  p.max_blocks_per_sm = std::max(1, occ.blocks_per_sm);
+  if (const auto m = model_kernel(k, model, gpu.warp_size)) {
+    p.model = *m;
+  } else {
+    p.model.warps_per_block = std::max(1, (k.threads_per_block() + gpu.warp_size - 1) / gpu.warp_size);
+  }
+  p.instructions_per_block = k.instructions_per_block.value_or(static_cast<double>(p.model.warps_per_block));
+  p.pur = k.pur;
+  p.mur = k.mur;
+  return p;
+}
+
+std::vector<double> IpcCache::get(const SmModel& model, const std::vector<ModelKernel>& kernels,
+                                  const std::vector<int>& blocks) {
+  std::vector<std::tuple<int, double, double, int>> key;
+  key.reserve(kernels.size());
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    key.emplace_back(kernels[i].warps_per_block, kernels[i].memory_ratio, kernels[i].uncoalesced, blocks[i]);
+  if (const auto it = map_.find(key); it != map_.end()) return it->second;
+  auto ipc = sm_ipc(model, kernels, blocks);
+  map_.emplace(std::move(key), ipc);
+  return ipc;
+}
+
+bool survives_pruning(const PlanKernel& a, const PlanKernel& b, const PruneOptions& o) {
+  if (!a.pur || !a.mur || !b.pur || !b.mur) return true;
+  return std::abs(*a.pur - *b.pur) >= o.alpha_p && std::abs(*a.mur - *b.mur) >= o.alpha_m;
+}
+
+std::vector<std::pair<int, int>> ratio_candidates(const GpuSpec& gpu, const PlanKernel& a, const PlanKernel& b) {
+  std::vector<std::pair<int, int>> out;
+  for (int na = 1; na <= a.max_blocks_per_sm; ++na) {
+    int best = 0;
+    for (int nb = 1; nb <= b.max_blocks_per_sm; ++nb)
+      if (fits_together(gpu, a, na, b, nb)) best = nb;
+    if (best > 0) out.emplace_back(na, best);
+  }
+  return out;
+}
+
+std::optional<CoSchedule> balanced_co_schedule(const GpuSpec& gpu, const SmModel& model, const PlanKernel& a,
+                                               const PlanKernel& b, IpcCache& cache) {
+  const double alone_a = cache.get(model, {a.model}, {a.max_blocks_per_sm})[0];
+  const double alone_b = cache.get(model, {b.model}, {b.max_blocks_per_sm})[0];
+  std::optional<CoSchedule> best;
+  for (const auto& [na, nb] : ratio_candidates(gpu, a, b)) {
+    const auto ipc = cache.get(model, {a.model, b.model}, {na, nb});
+    if (ipc[0] <= 0 || ipc[1] <= 0) continue;
+    CoSchedule c;
+    c.blocks_first = na;
+    c.blocks_second = nb;
+    c.ipc_first = ipc[0];
+    c.ipc_second = ipc[1];
+    // Eq. 8 per SM: the time each slice takes, instructions over IPC.
+    c.delta_t = std::abs(a.instructions_per_block * na / ipc[0] - b.instructions_per_block * nb / ipc[1]);
+    c.cp = co_scheduling_profit({ipc[0], ipc[1]}, {alone_a, alone_b});
+    constexpr double kTie = 1e-9;
+    if (!best || c.delta_t < best->delta_t * (1 - kTie) ||
+        (std::abs(c.delta_t - best->delta_t) <= kTie * best->delta_t && c.cp > best->cp))
+      best = c;
+  }
+  return best;
+}
+
+std::optional<CoSchedule> find_co_schedule(const GpuSpec& gpu, const SmModel& model,
+                                           const std::vector<PlanKernel>& pending, const PruneOptions& prune,
+                                           IpcCache& cache, FindStats* stats) {
+  const std::size_t n = pending.size();
+  if (n < 2) return std::nullopt;
+  // Kernels with identical inputs share one representative: a pair of types is evaluated once.
+  std::vector<std::size_t> type(n);
+  std::vector<std::size_t> reps;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t t = 0;
+    while (t < reps.size() && !same_inputs(pending[reps[t]], pending[i])) ++t;
+    if (t == reps.size()) reps.push_back(i);
+    type[i] = t;
+  }
+  PruneOptions used = prune;
+  std::vector<std::pair<std::size_t, std::size_t>> survivors;
+  std::size_t pairs = n * (n - 1) / 2;
+  for (int attempt = 0;; ++attempt) {
+    survivors.clear();
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        if (survives_pruning(pending[i], pending[j], used)) survivors.emplace_back(i, j);
+    if (!survivors.empty() || attempt >= 30) break;
+    used.alpha_p /= 2;  // everything pruned: relax the thresholds (section 4.3)
+    used.alpha_m /= 2;
+  }
+  if (survivors.empty())
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j) survivors.emplace_back(i, j);
+  std::map<std::pair<std::size_t, std::size_t>, std::optional<CoSchedule>> by_type;
+  std::optional<CoSchedule> best;
+  for (const auto& [i, j] : survivors) {
+    const auto key = std::make_pair(type[i], type[j]);
+    auto it = by_type.find(key);
+    if (it == by_type.end())
+      it = by_type.emplace(key, balanced_co_schedule(gpu, model, pending[reps[type[i]]], pending[reps[type[j]]], cache))
+               .first;
+    if (!it->second) continue;
+    if (!best || it->second->cp > best->cp) {
+      best = it->second;
+      best->first = i;
+      best->second = j;
+    }
+  }
+  if (stats) {
+    stats->pairs = pairs;
+    stats->pruned = pairs - survivors.size();
+    stats->evaluated = by_type.size();
+    stats->alpha_p = used.alpha_p;
+    stats->alpha_m = used.alpha_m;
+  }
+  return best;
+}
+
+std::int64_t smallest_slice(std::int64_t blocks, int sms, int blocks_per_sm, const std::function<double(int)>& block_time,
+                            double launch_overhead, double max_overhead) {
+  if (blocks <= 0 || sms <= 0 || blocks_per_sm <= 0) return std::max<std::int64_t>(blocks, 1);
+  const double wave = static_cast<double>(sms) * blocks_per_sm;
+  const double unsliced = std::ceil(static_cast<double>(blocks) / wave) * block_time(blocks_per_sm) + launch_overhead;
+  const std::int64_t full_wave = static_cast<std::int64_t>(sms) * blocks_per_sm;
+  for (std::int64_t p = sms; p <= full_wave && p < blocks; p += sms) {
+    const int per_sm = static_cast<int>((p + sms - 1) / sms);
+    const double slices = std::ceil(static_cast<double>(blocks) / static_cast<double>(p));
+    const double sliced = slices * (launch_overhead + block_time(per_sm));
+    if (sliced <= unsliced * (1.0 + max_overhead)) return p;
+  }
+  return blocks;
+}
+
+}  // namespace gpusched::kernelet

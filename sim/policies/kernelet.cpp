@@ -1,0 +1,332 @@
+// Kernelet (seed 000): kernels are sliced into launches of contiguous block ranges and two pending kernels at
+// a time are co-scheduled, slice after slice, at the per-SM block ratio that balances their slice times
+// (Eq. 8), the pair chosen by the highest co-scheduling profit (Eq. 1) among the pairs that survive PUR/MUR
+// pruning (Algorithm 1, FindCoSchedule). Four policies share the machinery and differ in how they choose:
+//   kernelet      the Markov-chain model (core/markov_model.h) predicts the IPCs;
+//   kernelet-opt  the paper's OPT: every pair and ratio is simulated (one slice of each, side by side, under
+//                 the run's interference model) instead of modelled;
+//   kernelet-mc   one Monte Carlo sample of the paper's MC: a random pair at a random ratio (the `sample`
+//                 parameter and the seed pick it; run many samples for the distribution of Figure 14);
+//   base          Ravi et al.'s kernel consolidation as the paper uses it: the two oldest pending kernels run
+//                 as one consolidated launch (blocks interleaved, no slicing, no model); the next pair starts
+//                 when both have finished.
+// Every slice is a launch and pays `launch_overhead_us` before its blocks may issue. docs/policies/kernelet.md.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <map>
+#include <memory>
+
+#include "core/kernelet_plan.h"
+#include "core/random.h"
+#include "sim/policies/issue.h"
+#include "sim/policy.h"
+#include "sim/registry.h"
+
+namespace gpusched::sim {
+namespace {
+
+enum class Chooser { Model, Simulation, Random };
+
+// Mean block time at residency r: the record sets' means, interpolated linearly, clamped outside them.
+double mean_block_time(const KernelProfile& k, int r) {
+  const auto& sets = k.record_sets;
+  if (sets.empty()) return 1.0;
+  if (r <= sets.front().residency) return sets.front().mean_ns;
+  if (r >= sets.back().residency) return sets.back().mean_ns;
+  for (std::size_t i = 1; i < sets.size(); ++i) {
+    if (r > sets[i].residency) continue;
+    const double t = static_cast<double>(r - sets[i - 1].residency) / (sets[i].residency - sets[i - 1].residency);
+    return sets[i - 1].mean_ns + t * (sets[i].mean_ns - sets[i - 1].mean_ns);
+  }
+  return sets.back().mean_ns;
+}
+
+class KerneletPolicy final : public Policy {
+ public:
+  KerneletPolicy(const Params& p, Chooser chooser, std::string name)
+      : chooser_(chooser),
+        name_(std::move(name)),
+        alpha_p_(p.get_double("alpha_p")),
+        alpha_m_(p.get_double("alpha_m")),
+        overhead_(static_cast<TimeNs>(std::llround(p.get_double("launch_overhead_us") * 1000.0))),
+        max_overhead_(p.get_double("max_slice_overhead")),
+        sample_(chooser == Chooser::Random ? static_cast<std::uint64_t>(p.get_int("sample")) : 0) {
+    if (alpha_p_ < 0 || alpha_m_ < 0 || overhead_ < 0 || max_overhead_ < 0)
+      throw std::invalid_argument("policy " + name_ + ": alpha_p, alpha_m, launch_overhead_us and "
+                                  "max_slice_overhead must be >= 0");
+  }
+  std::string name() const override { return name_; }
+
+  void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
+    if (state_.empty()) init(v);
+    bool changed = false;
+    for (const auto& e : events) {
+      if (e.kind == EventKind::LaunchReleased) a.set_slice_end(e.launch, 0);  // nothing issues before its first slice
+      if (e.kind == EventKind::LaunchReleased || e.kind == EventKind::LaunchFinished) changed = true;
+      if (e.kind == EventKind::Timer) open_slice(v, a, static_cast<std::int32_t>(e.tag));
+    }
+    if (changed || plan_.empty()) replan(v);
+    // Start the next slice of each planned kernel whose previous slice has finished.
+    for (const std::int32_t l : plan_) {
+      auto& st = state_[static_cast<std::size_t>(l)];
+      const auto& L = v.launch(l);
+      if (L.phase != LaunchPhase::Released || st.waiting || L.next_block >= L.total_blocks) continue;
+      if (st.opened && (L.completed < L.dispatch_limit || L.issuable() > 0)) continue;  // its slice still runs
+      st.waiting = true;
+      if (overhead_ > 0)
+        a.set_timer(v.now() + overhead_, l);
+      else
+        open_slice(v, a, l);
+    }
+    // Issue the open slices' blocks (a kernel of an earlier plan finishes the slice it started).
+    for (const std::int32_t l : v.active())
+      if (state_[static_cast<std::size_t>(l)].opened && v.launch(l).issuable() > 0) issue_blocks(v, a, l, all_, placement_);
+  }
+
+ private:
+  struct LaunchPlanState {
+    bool waiting = false;       // a slice launch is pending its overhead
+    bool opened = false;        // a slice has been opened (the launch's dispatch limit is ours)
+    int cap = INT_MAX;          // blocks per SM in the current plan
+    std::int64_t slice = 0;     // blocks per slice in the current plan
+    std::int64_t min_slice = 0; // section 4.1
+    kernelet::PlanKernel plan;
+  };
+
+  void init(const EngineView& v) {
+    all_ = all_sms(v);
+    placement_.placement = v.gpu().placement;
+    model_ = kernelet::sm_model_for(v.gpu());
+    state_.resize(static_cast<std::size_t>(v.launch_count()));
+    for (std::int32_t l = 0; l < v.launch_count(); ++l) {
+      const auto& L = v.launch(l);
+      auto& st = state_[static_cast<std::size_t>(l)];
+      st.plan = kernelet::plan_kernel(*L.kernel, v.gpu(), model_);
+      const KernelProfile& k = *L.kernel;
+      st.min_slice = kernelet::smallest_slice(
+          L.total_blocks, v.sms_per_gpu(), std::max(1, L.residency), [&k](int r) { return mean_block_time(k, r); },
+          static_cast<double>(overhead_), max_overhead_);
+    }
+    rng_state_ = hash_draw(v.seed(), sample_, 0x6b65726e656c6574ULL);
+  }
+
+  // Opens the next slice of launch l: fresh blocks [next, next + slice) may issue, at most `cap` per SM.
+  void open_slice(const EngineView& v, Actions& a, std::int32_t l) {
+    auto& st = state_[static_cast<std::size_t>(l)];
+    st.waiting = false;
+    const auto& L = v.launch(l);
+    if (L.phase != LaunchPhase::Released) return;
+    const std::int64_t end = std::min(L.total_blocks, L.next_block + std::max<std::int64_t>(1, st.slice));
+    a.set_slice_end(l, end);
+    a.set_residency_cap(l, st.cap);
+    st.opened = true;
+    ++slices_;
+  }
+
+  void replan(const EngineView& v) {
+    std::vector<std::int32_t> pending;
+    for (const std::int32_t l : v.active())
+      if (v.launch(l).phase == LaunchPhase::Released && v.launch(l).next_block < v.launch(l).total_blocks)
+        pending.push_back(l);
+    plan_.clear();
+    if (pending.empty()) return;
+    if (chooser_ == Chooser::Model || chooser_ == Chooser::Random || chooser_ == Chooser::Simulation) {
+      if (const auto c = choose(v, pending)) {
+        set_plan(v, pending[c->first], c->blocks_first);
+        set_plan(v, pending[c->second], c->blocks_second);
+        return;
+      }
+    }
+    // One kernel (or no pair can share an SM): the oldest runs alone, its remaining blocks as one slice.
+    const std::int32_t l = pending.front();
+    auto& st = state_[static_cast<std::size_t>(l)];
+    st.cap = INT_MAX;
+    st.slice = v.launch(l).total_blocks;
+    plan_.push_back(l);
+  }
+
+  void set_plan(const EngineView& v, std::int32_t l, int per_sm) {
+    auto& st = state_[static_cast<std::size_t>(l)];
+    st.cap = per_sm;
+    const std::int64_t ratio_slice = static_cast<std::int64_t>(per_sm) * v.sms_per_gpu();
+    // The slice keeps the ratio's per-SM blocks and is at least the kernel's smallest slice (section 4.1).
+    const std::int64_t k = std::max<std::int64_t>(1, (st.min_slice + ratio_slice - 1) / ratio_slice);
+    st.slice = ratio_slice * k;
+    plan_.push_back(l);
+  }
+
+  std::optional<kernelet::CoSchedule> choose(const EngineView& v, const std::vector<std::int32_t>& pending) {
+    std::vector<kernelet::PlanKernel> kernels;
+    for (const std::int32_t l : pending) kernels.push_back(state_[static_cast<std::size_t>(l)].plan);
+    if (kernels.size() < 2) return std::nullopt;
+    if (chooser_ == Chooser::Model) {
+      kernelet::FindStats stats;
+      auto c = kernelet::find_co_schedule(v.gpu(), model_, kernels, {alpha_p_, alpha_m_}, cache_, &stats);
+      return c;
+    }
+    if (chooser_ == Chooser::Random) {
+      // A random pair and a random ratio among those that fit.
+      for (int attempt = 0; attempt < 64; ++attempt) {
+        const std::size_t i = bounded(next_random(), kernels.size());
+        std::size_t j = bounded(next_random(), kernels.size() - 1);
+        if (j >= i) ++j;
+        const auto ratios = kernelet::ratio_candidates(v.gpu(), kernels[i], kernels[j]);
+        if (ratios.empty()) continue;
+        const auto& r = ratios[bounded(next_random(), ratios.size())];
+        kernelet::CoSchedule c;
+        c.first = std::min(i, j);
+        c.second = std::max(i, j);
+        c.blocks_first = i < j ? r.first : r.second;
+        c.blocks_second = i < j ? r.second : r.first;
+        return c;
+      }
+      return std::nullopt;
+    }
+    // OPT: every pair (after the same pruning) and every ratio, simulated.
+    std::optional<kernelet::CoSchedule> best;
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+      for (std::size_t j = i + 1; j < kernels.size(); ++j)
+        for (const auto& [bi, bj] : kernelet::ratio_candidates(v.gpu(), kernels[i], kernels[j])) {
+          const double cp = simulated_cp(v, pending[i], bi, pending[j], bj);
+          if (!best || cp > best->cp) {
+            best = kernelet::CoSchedule{};
+            best->first = i;
+            best->second = j;
+            best->blocks_first = bi;
+            best->blocks_second = bj;
+            best->cp = cp;
+          }
+        }
+    return best;
+  }
+
+  // CP of a co-schedule measured by simulation: one slice-ratio wave of each kernel (per_sm x SMs blocks)
+  // side by side, against each alone at full residency: CP = 1 - T_co / (T_1 + T_2), Eq. 1 with
+  // cIPC_i / IPC_i = T_i / T_co for the same work.
+  double simulated_cp(const EngineView& v, std::int32_t l1, int b1, std::int32_t l2, int b2) {
+    const auto* k1 = v.launch(l1).kernel;
+    const auto* k2 = v.launch(l2).kernel;
+    const auto key = std::make_tuple(k1, b1, k2, b2);
+    if (const auto it = opt_cache_.find(key); it != opt_cache_.end()) return it->second;
+    const int sms = v.sms_per_gpu();
+    const auto& p1 = truncated(k1, static_cast<std::int64_t>(b1) * sms);
+    const auto& p2 = truncated(k2, static_cast<std::int64_t>(b2) * sms);
+    const double t_co = static_cast<double>(probe(v, {{&p1, b1}, {&p2, b2}}));
+    const double t1 = static_cast<double>(probe(v, {{&p1, INT_MAX}}));
+    const double t2 = static_cast<double>(probe(v, {{&p2, INT_MAX}}));
+    const double cp = t_co > 0 ? 1.0 - t_co / (t1 + t2) : -1.0;
+    opt_cache_.emplace(key, cp);
+    return cp;
+  }
+
+  // The first `blocks` blocks of a kernel as a kernel of their own (a slice), kept for later probes.
+  const KernelProfile& truncated(const KernelProfile* k, std::int64_t blocks) {
+    blocks = std::min(blocks, k->block_count());
+    auto& slot = slices_of_[{k, blocks}];
+    if (!slot) {
+      slot = std::make_unique<KernelProfile>(*k);
+      slot->grid = {static_cast<int>(blocks), 1, 1};
+    }
+    return *slot;
+  }
+
+  // Makespan of the given kernels run side by side on one GPU, each capped at its blocks per SM.
+  TimeNs probe(const EngineView& v, const std::vector<std::pair<const KernelProfile*, int>>& kernels) {
+    std::vector<LaunchSpec> specs;
+    std::vector<int> caps;
+    for (const auto& [k, cap] : kernels) {
+      LaunchSpec s;
+      s.kernel = k;
+      s.id = k->name;
+      specs.push_back(s);
+      caps.push_back(cap);
+    }
+    EngineConfig config{v.gpu(), 1, v.seed(), v.config().durations, {}};
+    Engine engine(config, std::move(specs));
+    ProbePolicy policy(std::move(caps));
+    engine.run(policy);
+    TimeNs last = 0;
+    for (const auto& L : engine.launches()) last = std::max(last, L.finish);
+    return last;
+  }
+
+  // Issues every block of each probe launch under its per-SM cap, on every SM.
+  class ProbePolicy final : public Policy {
+   public:
+    explicit ProbePolicy(std::vector<int> caps) : caps_(std::move(caps)) {}
+    std::string name() const override { return "kernelet-opt-probe"; }
+    void on_events(const EngineView& v, std::span<const EngineEvent>, Actions& a) override {
+      for (std::size_t l = 0; l < caps_.size(); ++l) {
+        const auto id = static_cast<std::int32_t>(l);
+        if (v.launch(id).phase != LaunchPhase::Released) continue;
+        if (v.launch(id).residency_cap != caps_[l]) a.set_residency_cap(id, caps_[l]);
+        for (int sm = 0; sm < v.sm_count(); ++sm)
+          if (v.launch(id).issuable() > 0) a.fill(id, sm);
+      }
+    }
+
+   private:
+    std::vector<int> caps_;
+  };
+
+  std::uint64_t next_random() { return splitmix64(rng_state_++); }
+
+  Chooser chooser_;
+  std::string name_;
+  double alpha_p_, alpha_m_;
+  TimeNs overhead_;
+  double max_overhead_;
+  std::uint64_t sample_;
+  std::uint64_t rng_state_ = 0;
+  kernelet::SmModel model_;
+  kernelet::IpcCache cache_;
+  std::map<std::tuple<const KernelProfile*, int, const KernelProfile*, int>, double> opt_cache_;
+  std::map<std::pair<const KernelProfile*, std::int64_t>, std::unique_ptr<KernelProfile>> slices_of_;
+  std::vector<LaunchPlanState> state_;
+  std::vector<std::int32_t> plan_, all_;
+  PlacementState placement_;
+  std::int64_t slices_ = 0;
+};
+
+}  // namespace
+}  // namespace gpusched::sim
+
+namespace {
+using gpusched::sim::ParamSpec;
+using gpusched::sim::ParamType;
+
+std::vector<ParamSpec> kernelet_params(bool with_sample) {
+  std::vector<ParamSpec> p{
+      {"alpha_p", ParamType::Double, "0.4", "prune pairs whose PUR differ by less than this (section 4.3)"},
+      {"alpha_m", ParamType::Double, "0.1", "prune pairs whose MUR differ by less than this (section 4.3)"},
+      {"launch_overhead_us", ParamType::Double, "5", "cost of launching one slice, microseconds"},
+      {"max_slice_overhead", ParamType::Double, "0.02", "p: the smallest slice keeps the slicing overhead within this (section 4.1)"},
+  };
+  if (with_sample) p.push_back({"sample", ParamType::Int, "0", "which Monte Carlo sample (with the seed, picks the random choices)"});
+  return p;
+}
+}  // namespace
+
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, kernelet, "kernelet",
+                         "Kernelet (seed 000): sliced kernels co-scheduled in pairs at the balanced ratio, chosen by "
+                         "the Markov-chain model's co-scheduling profit after PUR/MUR pruning",
+                         kernelet_params(false), [](const gpusched::sim::Params& p) {
+                           return std::make_unique<gpusched::sim::KerneletPolicy>(p, gpusched::sim::Chooser::Model,
+                                                                                  "kernelet");
+                         })
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, kernelet_opt, "kernelet-opt",
+                         "Kernelet's OPT (seed 000): every pair and slice ratio evaluated by simulating it instead "
+                         "of by the model",
+                         kernelet_params(false), [](const gpusched::sim::Params& p) {
+                           return std::make_unique<gpusched::sim::KerneletPolicy>(
+                               p, gpusched::sim::Chooser::Simulation, "kernelet-opt");
+                         })
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, kernelet_mc, "kernelet-mc",
+                         "one sample of Kernelet's Monte Carlo baseline (seed 000): random pairs at random ratios",
+                         kernelet_params(true), [](const gpusched::sim::Params& p) {
+                           return std::make_unique<gpusched::sim::KerneletPolicy>(p, gpusched::sim::Chooser::Random,
+                                                                                  "kernelet-mc");
+                         })
