@@ -15,11 +15,13 @@ void add_gpus_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_gen_command(CLI::App& app);
 void add_gen_pairs_command(CLI::App& gen);
+void add_gen_kernelet_command(CLI::App& gen);
 void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_reorder_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
+void add_kernelet_command(CLI::App& app);
 void add_store_commands(CLI::App& app);  // merge, runs, report, export
 
 // Thrown by a command to end with this exit code after its objects are destroyed (stores closed).

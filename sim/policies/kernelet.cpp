@@ -68,7 +68,18 @@ class KerneletPolicy final : public Policy {
       if (e.kind == EventKind::LaunchReleased || e.kind == EventKind::LaunchFinished) changed = true;
       if (e.kind == EventKind::Timer) open_slice(v, a, static_cast<std::int32_t>(e.tag));
     }
-    if (changed || plan_.empty()) replan(v);
+    if (changed || plan_.empty()) {
+      replan(v);
+      // A planned kernel whose slice is already open takes the new ratio for the blocks it still issues (a
+      // kernel now running alone also gets its remaining blocks as that slice).
+      for (const std::int32_t l : plan_) {
+        const auto& st = state_[static_cast<std::size_t>(l)];
+        if (!st.opened || st.waiting || v.launch(l).phase != LaunchPhase::Released) continue;
+        a.set_residency_cap(l, st.cap);
+        if (plan_.size() == 1 && v.launch(l).dispatch_limit < v.launch(l).total_blocks)
+          a.set_slice_end(l, v.launch(l).total_blocks);
+      }
+    }
     // Start the next slice of each planned kernel whose previous slice has finished.
     for (const std::int32_t l : plan_) {
       auto& st = state_[static_cast<std::size_t>(l)];

@@ -1,0 +1,81 @@
+// gpusched kernelet-model: what Kernelet's Markov-chain model says about a set of kernels on a GPU: each
+// kernel's model inputs and predicted IPC alone (Table 4 / Figure 7), each pair's balanced slice ratio and
+// co-scheduling profit, and how many pairs the PUR/MUR rule prunes over a grid of thresholds (Table 6).
+#include <fmt/format.h>
+
+#include "core/gpu_file.h"
+#include "core/kernelet_plan.h"
+#include "core/profile_io.h"
+#include "sim/cli/commands.h"
+
+namespace gpusched::cli {
+
+void add_kernelet_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("kernelet-model", "Kernelet's Markov model on kernel profiles: IPC alone, pair CPs, "
+                                                   "pruning counts (seed 000 Tables 4 and 6)");
+  auto kernels = std::make_shared<std::vector<std::string>>();
+  auto gpu_name = std::make_shared<std::string>();
+  auto granularity = std::make_shared<std::string>("block");
+  cmd->add_option("kernels", *kernels, "Kernel profiles")->required()->expected(1, 1 << 16);
+  cmd->add_option("--gpu", *gpu_name, "GPU preset or file (default: the first profile's)");
+  cmd->add_option("--granularity", *granularity, "Chain unit: block or warp")->check(CLI::IsMember({"block", "warp"}));
+  cmd->callback([=] {
+    Warnings warnings;
+    std::vector<KernelProfile> profiles;
+    for (const auto& path : *kernels) profiles.push_back(read_kernel_profile(path, &warnings));
+    print_warnings(warnings);
+    const std::string g = gpu_name->empty() ? profiles.front().gpu : *gpu_name;
+    if (g.empty()) throw std::invalid_argument("--gpu: the profiles name no GPU");
+    const GpuSpec gpu = resolve_gpu(g, &warnings, {}, "--gpu");
+    auto model = kernelet::sm_model_for(gpu);
+    model.granularity = *granularity == "warp" ? kernelet::Granularity::Warp : kernelet::Granularity::Block;
+    std::vector<kernelet::PlanKernel> plan;
+    for (const auto& k : profiles) plan.push_back(kernelet::plan_kernel(k, gpu, model));
+    kernelet::IpcCache cache;
+    fmt::print("Kernelet model on {} ({} SMs, {} schedulers, peak IPC {}, B = {:.4f} requests/cycle/SM, L0 = {} "
+               "cycles), {} granularity\n\n",
+               gpu.name, gpu.sm_count, model.schedulers, model.peak_ipc, model.memory.bandwidth,
+               model.memory.base_latency, *granularity);
+    fmt::print("| kernel | PUR | MUR | R_m | uncoalesced | blocks/SM | predicted IPC | PUR x peak IPC |\n");
+    fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+      const auto& p = plan[i];
+      const double ipc = cache.get(model, {p.model}, {p.max_blocks_per_sm})[0];
+      fmt::print("| {} | {} | {} | {:.4f} | {:.0f}% | {} | {:.3f} | {} |\n", profiles[i].name,
+                 p.pur ? fmt::format("{:.4f}", *p.pur) : "-", p.mur ? fmt::format("{:.4f}", *p.mur) : "-",
+                 p.model.memory_ratio, 100 * p.model.uncoalesced, p.max_blocks_per_sm, ipc,
+                 p.pur ? fmt::format("{:.3f}", *p.pur * model.peak_ipc) : "-");
+    }
+    fmt::print("\n| pair | ratio (blocks/SM) | cIPC | CP | pruned at (0.4, 0.1) |\n|---|---:|---:|---:|---|\n");
+    for (std::size_t i = 0; i < plan.size(); ++i)
+      for (std::size_t j = i + 1; j < plan.size(); ++j) {
+        const auto c = kernelet::balanced_co_schedule(gpu, model, plan[i], plan[j], cache);
+        const bool pruned = !kernelet::survives_pruning(plan[i], plan[j], {0.4, 0.1});
+        if (!c) {
+          fmt::print("| {}+{} | cannot share an SM | | | {} |\n", profiles[i].name, profiles[j].name, pruned ? "yes" : "no");
+          continue;
+        }
+        fmt::print("| {}+{} | {}:{} | {:.3f} + {:.3f} | {:.3f} | {} |\n", profiles[i].name, profiles[j].name,
+                   c->blocks_first, c->blocks_second, c->ipc_first, c->ipc_second, c->cp, pruned ? "yes" : "no");
+      }
+    fmt::print("\nPairs pruned (of {}), alpha_m down, alpha_p across:\n\n| alpha_m |", plan.size() * (plan.size() - 1) / 2);
+    const std::vector<double> ap{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+    for (double p : ap) fmt::print(" {:.1f} |", p);
+    fmt::print("\n|---|");
+    for (std::size_t i = 0; i < ap.size(); ++i) fmt::print("---:|");
+    fmt::print("\n");
+    for (int m = 1; m <= 10; ++m) {
+      const double am = 0.015 * m;
+      fmt::print("| {:.3f} |", am);
+      for (double p : ap) {
+        int pruned = 0;
+        for (std::size_t i = 0; i < plan.size(); ++i)
+          for (std::size_t j = i + 1; j < plan.size(); ++j) pruned += !kernelet::survives_pruning(plan[i], plan[j], {p, am});
+        fmt::print(" {} |", pruned);
+      }
+      fmt::print("\n");
+    }
+  });
+}
+
+}  // namespace gpusched::cli
