@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Seed 000 Figure 13 / Figure 14: total time of Table 5's mixes under base, kernelet and kernelet-opt, and the
+# distribution of Monte Carlo co-schedules, on the C2050 and GTX680 presets, with the `markov` interference
+# model (so co-scheduling gains and losses come from the same model Kernelet plans with).
+#   bash docs/repro/kernelet-mixes.sh [OUT_DIR]
+# Environment: INSTANCES (1000) kernels per mix for the main comparison; MC_INSTANCES (100) and MC_SAMPLES
+# (100) for the Monte Carlo distribution (each sample is a whole simulation); JOBS (2).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+G=build/sim/gpusched
+out=${1:-/tmp/gpusched-kernelet}
+instances=${INSTANCES:-1000}
+mc_instances=${MC_INSTANCES:-100}
+mc_samples=${MC_SAMPLES:-100}
+jobs=${JOBS:-2}
+mkdir -p "$out"
+
+echo "| GPU | mix | base | kernelet | kernelet-opt | kernelet vs base | kernelet vs opt |"
+echo "|---|---|---:|---:|---:|---:|---:|"
+for gpu in c2050 gtx680; do
+  for mix in CI MI MIX ALL; do
+    w="$out/$gpu-$mix.toml"
+    $G gen kernelet-mix --mix $mix --traces traces/kernelet/$gpu --instances "$instances" --seed 1 --out "$w" >/dev/null
+    $G sim -w "$w" -p base,kernelet,kernelet-opt --interference markov --format csv > "$out/$gpu-$mix.csv"
+    awk -F, -v gpu=$gpu -v mix=$mix 'NR > 1 { t[$1] = $5 / 1e9 }
+      END { printf "| %s | %s | %.3f s | %.3f s | %.3f s | %+.1f%% | %+.1f%% |\n", gpu, mix, t["base"], t["kernelet"],
+            t["kernelet-opt"], 100 * (t["base"] / t["kernelet"] - 1), 100 * (t["kernelet"] / t["kernelet-opt"] - 1) }' \
+      "$out/$gpu-$mix.csv"
+  done
+done
+
+# Monte Carlo: MC_SAMPLES random co-schedulings of smaller workloads, run as a sweep (kernelet-mc's `sample`
+# parameter as a grid), with kernelet and base on the same workloads for comparison.
+samples=$(seq -s, 0 $((mc_samples - 1)))
+mkdir -p "$out/mc"
+for gpu in c2050 gtx680; do
+  for mix in CI MI MIX ALL; do
+    $G gen kernelet-mix --mix $mix --traces traces/kernelet/$gpu --instances "$mc_instances" --seed 1 \
+      --out "$out/mc/$gpu-$mix.toml" >/dev/null
+  done
+done
+cat > "$out/mc/sweep.toml" <<SWEEP
+format = "gpusched-sweep"
+version = 1
+name = "kernelet-mc"
+interference = ["markov"]
+[[workloads]]
+files = ["*.toml"]
+[[policies]]
+name = "kernelet-mc"
+[policies.grid]
+sample = [$samples]
+[[policies]]
+name = "kernelet"
+[[policies]]
+name = "base"
+SWEEP
+rm -f "$out/mc/runs.db"*
+$G sweep "$out/mc/sweep.toml" --db "$out/mc/runs.db" --jobs "$jobs" >/dev/null
+echo
+echo "Monte Carlo ($mc_samples samples of $mc_instances kernels): makespan of MC samples against kernelet and base"
+echo
+echo "| workload | MC min | MC median | MC max | kernelet | base | MC samples slower than kernelet |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+sqlite3 -separator ' ' "$out/mc/runs.db" \
+  "SELECT r.workload, r.policy, m.makespan_ns FROM runs r JOIN metrics m ON m.run_id = r.id ORDER BY r.workload" |
+  awk '{ w[$1] = 1; if ($2 == "kernelet-mc") { n[$1]++; mc[$1, n[$1]] = $3 } else t[$1, $2] = $3 }
+    END { for (x in w) { k = n[x]; for (i = 1; i <= k; i++) a[i] = mc[x, i]; asort_n(a, k)
+            slower = 0; for (i = 1; i <= k; i++) if (a[i] > t[x, "kernelet"]) slower++
+            printf "| %s | %.3f s | %.3f s | %.3f s | %.3f s | %.3f s | %d of %d |\n", x, a[1] / 1e9, a[int((k + 1) / 2)] / 1e9,
+                   a[k] / 1e9, t[x, "kernelet"] / 1e9, t[x, "base"] / 1e9, slower, k } }
+    function asort_n(arr, k,   i, j, v) { for (i = 2; i <= k; i++) { v = arr[i]; j = i - 1
+        while (j > 0 && arr[j] > v) { arr[j + 1] = arr[j]; j-- } arr[j + 1] = v } }' | sort
