@@ -14,7 +14,9 @@ void ContentHasher::add(std::uint64_t word) {
   state_ = splitmix64(state_ ^ (word + 0x9e3779b97f4a7c15ULL * ++count_));
 }
 
-void ContentHasher::add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
+void ContentHasher::add(double v) {
+  add(std::bit_cast<std::uint64_t>(v));
+}
 
 void ContentHasher::add(std::string_view s) {
   add(static_cast<std::uint64_t>(s.size()));
@@ -31,9 +33,13 @@ void ContentHasher::add(std::string_view s) {
   }
 }
 
-std::uint64_t ContentHasher::value() const { return splitmix64(state_ ^ count_); }
+std::uint64_t ContentHasher::value() const {
+  return splitmix64(state_ ^ count_);
+}
 
-std::string ContentHasher::hex() const { return fmt::format("{:016x}", value()); }
+std::string ContentHasher::hex() const {
+  return fmt::format("{:016x}", value());
+}
 
 namespace {
 

@@ -12,7 +12,8 @@ bool fits_together(const GpuSpec& g, const PlanKernel& a, int na, const PlanKern
   const auto& fb = b.footprint;
   return na + nb <= g.max_blocks_per_sm && na * fa.threads + nb * fb.threads <= g.max_threads_per_sm &&
          na * fa.warps + nb * fb.warps <= g.max_warps_per_sm &&
-         static_cast<std::int64_t>(na) * fa.registers + static_cast<std::int64_t>(nb) * fb.registers <= g.registers_per_sm &&
+         static_cast<std::int64_t>(na) * fa.registers + static_cast<std::int64_t>(nb) * fb.registers <=
+             g.registers_per_sm &&
          static_cast<std::int64_t>(na) * fa.shared_memory + static_cast<std::int64_t>(nb) * fb.shared_memory <=
              g.shared_memory_per_sm &&
          na <= a.max_blocks_per_sm && nb <= b.max_blocks_per_sm;
@@ -150,8 +151,8 @@ std::optional<CoSchedule> find_co_schedule(const GpuSpec& gpu, const SmModel& mo
   return best;
 }
 
-std::int64_t smallest_slice(std::int64_t blocks, int sms, int blocks_per_sm, const std::function<double(int)>& block_time,
-                            double launch_overhead, double max_overhead) {
+std::int64_t smallest_slice(std::int64_t blocks, int sms, int blocks_per_sm,
+                            const std::function<double(int)>& block_time, double launch_overhead, double max_overhead) {
   if (blocks <= 0 || sms <= 0 || blocks_per_sm <= 0) return std::max<std::int64_t>(blocks, 1);
   const double wave = static_cast<double>(sms) * blocks_per_sm;
   const double unsliced = std::ceil(static_cast<double>(blocks) / wave) * block_time(blocks_per_sm) + launch_overhead;

@@ -19,18 +19,18 @@ namespace gpusched::kernelet {
 
 // One pending kernel as the planner sees it.
 struct PlanKernel {
-  ModelKernel model;                 // Markov inputs
-  double instructions_per_block = 1; // I_K in Eq. 8 (only ratios matter)
+  ModelKernel model;                  // Markov inputs
+  double instructions_per_block = 1;  // I_K in Eq. 8 (only ratios matter)
   BlockFootprint footprint;
-  int max_blocks_per_sm = 1;         // occupancy alone
-  std::optional<double> pur, mur;    // Table 4; a kernel without them is never pruned
+  int max_blocks_per_sm = 1;       // occupancy alone
+  std::optional<double> pur, mur;  // Table 4; a kernel without them is never pruned
 };
 
 // Builds a PlanKernel from a profile (model inputs as model_kernel(); R_m = 0 where the profile gives none).
 PlanKernel plan_kernel(const KernelProfile& k, const GpuSpec& gpu, const SmModel& model);
 
 struct CoSchedule {
-  std::size_t first = 0, second = 0;  // indices into the pending kernels
+  std::size_t first = 0, second = 0;        // indices into the pending kernels
   int blocks_first = 0, blocks_second = 0;  // per SM: the slice ratio
   double ipc_first = 0, ipc_second = 0;     // concurrent IPCs (per SM)
   double cp = 0;                            // Eq. 1
@@ -43,16 +43,17 @@ struct PruneOptions {
 };
 
 struct FindStats {
-  std::size_t pairs = 0;        // candidate pairs
-  std::size_t pruned = 0;       // removed by the PUR/MUR rule (at the thresholds finally used)
-  std::size_t evaluated = 0;    // pairs the model was run for
+  std::size_t pairs = 0;            // candidate pairs
+  std::size_t pruned = 0;           // removed by the PUR/MUR rule (at the thresholds finally used)
+  std::size_t evaluated = 0;        // pairs the model was run for
   double alpha_p = 0, alpha_m = 0;  // thresholds finally used (halved while everything was pruned)
 };
 
 // Remembers the model's IPCs for (kernel inputs, block counts), across calls.
 class IpcCache {
  public:
-  std::vector<double> get(const SmModel& model, const std::vector<ModelKernel>& kernels, const std::vector<int>& blocks);
+  std::vector<double> get(const SmModel& model, const std::vector<ModelKernel>& kernels,
+                          const std::vector<int>& blocks);
   std::size_t size() const { return map_.size(); }
 
  private:
@@ -81,7 +82,7 @@ std::optional<CoSchedule> find_co_schedule(const GpuSpec& gpu, const SmModel& mo
 // execution time — ceil(N / P) slices, each paying `launch_overhead` and running ceil(P / SMs) blocks per SM,
 // so lasting block_time(ceil(P / SMs)) — is within `max_overhead` (0.02) of the unsliced time (full waves at
 // block_time(R)). block_time(r) is the mean block time at residency r. The whole kernel when none qualifies.
-std::int64_t smallest_slice(std::int64_t blocks, int sms, int blocks_per_sm, const std::function<double(int)>& block_time,
-                            double launch_overhead, double max_overhead);
+std::int64_t smallest_slice(std::int64_t blocks, int sms, int blocks_per_sm,
+                            const std::function<double(int)>& block_time, double launch_overhead, double max_overhead);
 
 }  // namespace gpusched::kernelet

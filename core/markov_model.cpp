@@ -27,8 +27,8 @@ void binomial_pmf(int n, double p, std::vector<double>& out) {
       out[static_cast<std::size_t>(k)] = out[static_cast<std::size_t>(k - 1)] * (n - k + 1) / k * p / q;
   } else {  // underflow of q^n: sum logs instead
     for (int k = 0; k <= n; ++k)
-      out[static_cast<std::size_t>(k)] = std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) +
-                                                  k * std::log(p) + (n - k) * std::log(q));
+      out[static_cast<std::size_t>(k)] = std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) -
+                                                  std::lgamma(n - k + 1.0) + k * std::log(p) + (n - k) * std::log(q));
   }
 }
 
@@ -60,13 +60,16 @@ void check(const std::vector<ChainKernel>& kernels, const ChainMemory& m) {
     if (k.units < 0 || k.warps_per_unit < 1)
       throw std::invalid_argument("Markov model: units must be >= 0 and warps_per_unit >= 1");
     if (!(k.memory_ratio >= 0.0 && k.memory_ratio <= 1.0) || !(k.uncoalesced >= 0.0 && k.uncoalesced <= 1.0))
-      throw std::invalid_argument(fmt::format("Markov model: memory_ratio and uncoalesced must lie in [0, 1], found "
-                                              "{} and {}", k.memory_ratio, k.uncoalesced));
+      throw std::invalid_argument(
+          fmt::format("Markov model: memory_ratio and uncoalesced must lie in [0, 1], found "
+                      "{} and {}",
+                      k.memory_ratio, k.uncoalesced));
   }
   if (!(m.base_latency >= 1.0) || !(m.bandwidth > 0.0) || !(m.a0 >= 0.0) || !(m.b0 >= 0.0) ||
       !(m.requests_per_uncoalesced >= 1.0))
-    throw std::invalid_argument("Markov model: need base_latency >= 1, bandwidth > 0, a0 >= 0, b0 >= 0, "
-                                "requests_per_uncoalesced >= 1");
+    throw std::invalid_argument(
+        "Markov model: need base_latency >= 1, bandwidth > 0, a0 >= 0, b0 >= 0, "
+        "requests_per_uncoalesced >= 1");
 }
 
 struct Chain {
@@ -181,8 +184,8 @@ std::vector<double> build_matrix(const Chain& ch, const std::vector<ChainKernel>
       auto& dist = next[k];
       dist.assign(ks.states.size(), 0.0);
       binomial_pmf(r, kk.memory_ratio, ready_pmf);  // ready units that stall this round
-      binomial_pmf(c, p_c, back_c);                   // coalesced stalls that return
-      binomial_pmf(u, p_u, back_u);                   // uncoalesced stalls that return
+      binomial_pmf(c, p_c, back_c);                 // coalesced stalls that return
+      binomial_pmf(u, p_u, back_u);                 // uncoalesced stalls that return
       for (int a = 0; a <= r; ++a) {
         const double pa = ready_pmf[static_cast<std::size_t>(a)];
         if (pa == 0.0) continue;
@@ -288,7 +291,8 @@ SmModel sm_model_for(const GpuSpec& gpu) {
   return m;
 }
 
-std::vector<double> sm_ipc(const SmModel& model, const std::vector<ModelKernel>& kernels, const std::vector<int>& blocks) {
+std::vector<double> sm_ipc(const SmModel& model, const std::vector<ModelKernel>& kernels,
+                           const std::vector<int>& blocks) {
   if (kernels.size() != blocks.size()) throw std::invalid_argument("sm_ipc: one block count per kernel");
   const int s = std::max(1, model.schedulers);
   ChainMemory memory = model.memory;

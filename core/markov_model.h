@@ -10,38 +10,37 @@
 // equations and where the text had to be interpreted.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/gpu_spec.h"
 #include "core/kernel_profile.h"
 
-#include <optional>
-
 namespace gpusched::kernelet {
 
 // One kernel's part of the chain.
 struct ChainKernel {
-  int units = 1;               // warps (or blocks) of the kernel on the (virtual) SM
-  int warps_per_unit = 1;      // a ready unit issues this many instructions per round (1 for warps)
-  double memory_ratio = 0.0;   // R_m: memory instructions / instructions, in [0, 1]
-  double uncoalesced = 0.0;    // fraction of memory instructions that are uncoalesced, in [0, 1]
+  int units = 1;              // warps (or blocks) of the kernel on the (virtual) SM
+  int warps_per_unit = 1;     // a ready unit issues this many instructions per round (1 for warps)
+  double memory_ratio = 0.0;  // R_m: memory instructions / instructions, in [0, 1]
+  double uncoalesced = 0.0;   // fraction of memory instructions that are uncoalesced, in [0, 1]
 };
 
 // The linear memory model: a stalled unit waits L = L0 + b0 + a0 * Q / B cycles, Q the memory requests
 // outstanding on the (virtual) SM in the current state and B its bandwidth in requests per cycle. An
 // uncoalesced access waits (requests_per_uncoalesced - 1) / B cycles longer (its own requests serialise).
 struct ChainMemory {
-  double base_latency = 500.0;    // L0, cycles
-  double bandwidth = 0.1;         // B, requests per cycle
-  double a0 = 1.0;                // contention slope
-  double b0 = 0.0;                // constant term, cycles
+  double base_latency = 500.0;             // L0, cycles
+  double bandwidth = 0.1;                  // B, requests per cycle
+  double a0 = 1.0;                         // contention slope
+  double b0 = 0.0;                         // constant term, cycles
   double requests_per_uncoalesced = 32.0;  // requests one uncoalesced warp instruction makes (coalesced: 1)
 };
 
 struct ChainSolution {
-  std::vector<double> stationary;   // the stationary vector, one entry per state (sums to 1)
-  std::vector<double> ipc;          // per kernel: issued instructions per cycle of this (virtual) SM, in [0, 1]
-  double total_ipc = 0.0;           // Eq. 7: the sum
+  std::vector<double> stationary;  // the stationary vector, one entry per state (sums to 1)
+  std::vector<double> ipc;         // per kernel: issued instructions per cycle of this (virtual) SM, in [0, 1]
+  double total_ipc = 0.0;          // Eq. 7: the sum
   std::size_t states = 0;
 };
 

@@ -13,8 +13,8 @@
 namespace gpusched::sim {
 
 struct PairOptions {
-  int offset_cycles = 100;       // second arrival uniform in [0, N] cycles ...
-  double offset_fraction = -1;   // ... unless >= 0: at this fraction of the first kernel's time alone
+  int offset_cycles = 100;      // second arrival uniform in [0, N] cycles ...
+  double offset_fraction = -1;  // ... unless >= 0: at this fraction of the first kernel's time alone
   std::uint64_t seed = 1;
 };
 

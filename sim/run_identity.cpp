@@ -10,8 +10,12 @@
 
 namespace gpusched::sim {
 
-const char* gpusched_version() { return GPUSCHED_VERSION; }
-const char* gpusched_git_commit() { return GPUSCHED_GIT_COMMIT; }
+const char* gpusched_version() {
+  return GPUSCHED_VERSION;
+}
+const char* gpusched_git_commit() {
+  return GPUSCHED_GIT_COMMIT;
+}
 
 store::RunInfo describe_sim_run(const Workload& w, const std::string& workload_hash, const GpuSpec& gpu,
                                 const RunOptions& o, const std::string& sweep) {

@@ -10,8 +10,8 @@
 namespace gpusched::store {
 
 const std::vector<std::string>& group_fields() {
-  static const std::vector<std::string> fields{"workload", "policy", "params", "gpu", "gpus", "interference",
-                                               "seed", "mode", "sweep", "host", "version"};
+  static const std::vector<std::string> fields{"workload", "policy", "params", "gpu",  "gpus",   "interference",
+                                               "seed",     "mode",   "sweep",  "host", "version"};
   return fields;
 }
 

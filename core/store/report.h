@@ -30,7 +30,7 @@ const std::vector<ReportMetric>& report_metrics();  // stp, antt, strict_f, make
 struct RunGroup {
   std::vector<std::string> key;  // one value per group field
   std::vector<const RunSummary*> runs;
-  std::vector<Stats> stats;      // one per report metric
+  std::vector<Stats> stats;  // one per report metric
 };
 // Groups in order of first appearance; an empty `fields` puts every run in one group.
 std::vector<RunGroup> group_runs(const std::vector<RunSummary>& runs, const std::vector<std::string>& fields);

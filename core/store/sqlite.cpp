@@ -51,14 +51,22 @@ Statement::Statement(const Database& db, std::string_view sql) : db_(&db), sql_(
   if (rc != SQLITE_OK) db.fail(fmt::format("preparing \"{}\"", sql), rc);
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
-void Statement::bind(int i, std::int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
-void Statement::bind(int i, double v) { sqlite3_bind_double(stmt_, i, v); }
+void Statement::bind(int i, std::int64_t v) {
+  sqlite3_bind_int64(stmt_, i, v);
+}
+void Statement::bind(int i, double v) {
+  sqlite3_bind_double(stmt_, i, v);
+}
 void Statement::bind(int i, std::string_view v) {
   sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
 }
-void Statement::bind_null(int i) { sqlite3_bind_null(stmt_, i); }
+void Statement::bind_null(int i) {
+  sqlite3_bind_null(stmt_, i);
+}
 
 bool Statement::step() {
   const int rc = sqlite3_step(stmt_);
@@ -85,7 +93,9 @@ std::string Statement::text(int col) const {
            : std::string();
 }
 
-Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db) {
+  db_.exec("BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
   if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);

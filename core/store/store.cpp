@@ -163,8 +163,8 @@ Metrics read_metrics(const Statement& s, int c) {
 }
 
 std::string summary_select() {
-  return fmt::format("SELECT runs.id, {}, {} FROM runs JOIN metrics ON metrics.run_id = runs.id",
-                     schema::kRunColumns, schema::kMetricColumns);
+  return fmt::format("SELECT runs.id, {}, {} FROM runs JOIN metrics ON metrics.run_id = runs.id", schema::kRunColumns,
+                     schema::kMetricColumns);
 }
 
 constexpr int kProgressEvery = 4096;
@@ -185,8 +185,8 @@ RunRecord make_run_record(RunInfo info, const Workload& w, RunResult&& result, b
   RunRecord rec;
   rec.info = std::move(info);
   rec.info.launch_count = static_cast<int>(w.launches.size());
-  rec.info.piece_count = result.schedule.pieces.empty() ? rec.info.piece_count
-                                                        : static_cast<std::int64_t>(result.schedule.pieces.size());
+  rec.info.piece_count =
+      result.schedule.pieces.empty() ? rec.info.piece_count : static_cast<std::int64_t>(result.schedule.pieces.size());
   rec.info.events = result.events;
   rec.info.blocks_kept = keep_blocks;
   rec.metrics = result.metrics;
@@ -225,7 +225,9 @@ Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
 Store::~Store() = default;
 
-const std::string& Store::path() const { return impl_->db.path(); }
+const std::string& Store::path() const {
+  return impl_->db.path();
+}
 
 Store Store::open(const std::string& path, Mode mode) {
   namespace fs = std::filesystem;
@@ -327,7 +329,8 @@ std::int64_t Store::write_run(const RunRecord& run, bool* inserted, const std::f
 }
 
 void Store::link_validation(std::int64_t live_run, std::int64_t predicted_run) {
-  Statement s(impl_->db, "INSERT OR IGNORE INTO validations (live_run_id, predicted_run_id, created_at) VALUES (?, ?, ?)");
+  Statement s(impl_->db,
+              "INSERT OR IGNORE INTO validations (live_run_id, predicted_run_id, created_at) VALUES (?, ?, ?)");
   s.bind(1, live_run);
   s.bind(2, predicted_run);
   s.bind(3, utc_now_iso8601());
@@ -342,9 +345,9 @@ std::int64_t Store::run_count() const {
 std::vector<RunSummary> Store::list_runs(const RunFilter& f) const {
   std::string sql = summary_select();
   std::vector<std::string> binds;
-  const std::pair<const char*, const std::string*> conds[] = {{"mode", &f.mode},         {"workload", &f.workload},
-                                                              {"policy", &f.policy},     {"gpu", &f.gpu},
-                                                              {"interference", &f.interference}, {"sweep", &f.sweep}};
+  const std::pair<const char*, const std::string*> conds[] = {
+      {"mode", &f.mode}, {"workload", &f.workload},         {"policy", &f.policy},
+      {"gpu", &f.gpu},   {"interference", &f.interference}, {"sweep", &f.sweep}};
   for (const auto& [col, val] : conds) {
     if (val->empty()) continue;
     sql += binds.empty() ? " WHERE " : " AND ";
@@ -394,7 +397,8 @@ Schedule Store::schedule(std::int64_t run) const {
     n.bind(1, run);
     if (n.step()) out.pieces.reserve(static_cast<std::size_t>(n.int64(0)));
   }
-  Statement s(impl_->db, "SELECT launch, block, gpu, sm, start_ns, end_ns, outcome FROM blocks WHERE run_id = ? ORDER BY seq");
+  Statement s(impl_->db,
+              "SELECT launch, block, gpu, sm, start_ns, end_ns, outcome FROM blocks WHERE run_id = ? ORDER BY seq");
   s.bind(1, run);
   while (s.step()) {
     BlockPiece p;
@@ -422,7 +426,9 @@ RunRecord Store::load_run(std::int64_t id) const {
 }
 
 std::vector<ValidationPair> Store::validations() const {
-  Statement s(impl_->db, "SELECT live_run_id, predicted_run_id, created_at FROM validations ORDER BY live_run_id, predicted_run_id");
+  Statement s(
+      impl_->db,
+      "SELECT live_run_id, predicted_run_id, created_at FROM validations ORDER BY live_run_id, predicted_run_id");
   std::vector<ValidationPair> out;
   while (s.step()) out.push_back({s.int64(0), s.int64(1), s.text(2)});
   return out;
@@ -438,7 +444,8 @@ std::vector<std::string> Store::keys() const {
 MergeStats Store::merge_from(const std::string& other_path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::equivalent(other_path, path(), ec)) throw std::invalid_argument(fmt::format("{}: cannot merge a store into itself", other_path));
+  if (fs::equivalent(other_path, path(), ec))
+    throw std::invalid_argument(fmt::format("{}: cannot merge a store into itself", other_path));
   { Store check = Store::open(other_path, Mode::ReadOnly); }  // format and version checks, with their messages
   auto& db = impl_->db;
   {
@@ -456,15 +463,19 @@ MergeStats Store::merge_from(const std::string& other_path) {
   Statement missing(db, "SELECT id FROM src.runs WHERE key NOT IN (SELECT key FROM main.runs) ORDER BY id");
   Statement total(db, "SELECT count(*) FROM src.runs");
   const std::int64_t total_runs = total.step() ? total.int64(0) : 0;
-  Statement copy_run(db, fmt::format("INSERT INTO main.runs ({0}) SELECT {0} FROM src.runs WHERE id = ?", schema::kRunColumns));
-  Statement copy_metrics(db, fmt::format("INSERT INTO main.metrics (run_id, {0}) SELECT ?, {0} FROM src.metrics WHERE run_id = ?",
-                                         schema::kMetricColumns));
-  Statement copy_launches(db, fmt::format(
-      "INSERT INTO main.launches (run_id, {0}) SELECT ?, {0} FROM src.launches WHERE run_id = ? ORDER BY idx",
-      schema::kLaunchColumns));
-  Statement copy_blocks(db, fmt::format(
-      "INSERT INTO main.blocks (run_id, {0}) SELECT ?, {0} FROM src.blocks WHERE run_id = ? ORDER BY seq",
-      schema::kBlockColumns));
+  Statement copy_run(
+      db, fmt::format("INSERT INTO main.runs ({0}) SELECT {0} FROM src.runs WHERE id = ?", schema::kRunColumns));
+  Statement copy_metrics(
+      db, fmt::format("INSERT INTO main.metrics (run_id, {0}) SELECT ?, {0} FROM src.metrics WHERE run_id = ?",
+                      schema::kMetricColumns));
+  Statement copy_launches(
+      db, fmt::format(
+              "INSERT INTO main.launches (run_id, {0}) SELECT ?, {0} FROM src.launches WHERE run_id = ? ORDER BY idx",
+              schema::kLaunchColumns));
+  Statement copy_blocks(
+      db,
+      fmt::format("INSERT INTO main.blocks (run_id, {0}) SELECT ?, {0} FROM src.blocks WHERE run_id = ? ORDER BY seq",
+                  schema::kBlockColumns));
   std::vector<std::int64_t> old_ids;  // collected first: the loop below inserts into the table queried
   while (missing.step()) old_ids.push_back(missing.int64(0));
   for (const std::int64_t old_id : old_ids) {

@@ -34,24 +34,24 @@ class StoreFormatError : public InputError {
 
 // One row of `runs`: what was run, with what, where and when.
 struct RunInfo {
-  std::int64_t id = 0;  // assigned by the store
-  std::string key;      // identity (see make_run_key)
-  std::string mode = "sim";  // "sim" or "live"
+  std::int64_t id = 0;        // assigned by the store
+  std::string key;            // identity (see make_run_key)
+  std::string mode = "sim";   // "sim" or "live"
   std::string workload;       // the workload's name
   std::string workload_file;  // where it was read from ("" for generated workloads)
   std::string workload_hash;  // workload_content_hash
   std::string policy;
   std::string policy_params;  // "name=value,..." as resolved
   std::string gpu;
-  std::string gpu_hash;       // gpu_content_hash
+  std::string gpu_hash;  // gpu_content_hash
   int gpu_count = 1;
   std::string interference;
   std::uint64_t seed = 0;
-  std::string sweep;          // the sweep that produced it ("" for single runs)
-  std::string version;        // gpusched version
+  std::string sweep;    // the sweep that produced it ("" for single runs)
+  std::string version;  // gpusched version
   std::string git_commit;
   std::string host;
-  std::string started_at;     // ISO 8601 UTC
+  std::string started_at;  // ISO 8601 UTC
   std::string finished_at;
   std::int64_t events = 0;
   bool blocks_kept = false;

@@ -4,7 +4,8 @@
 # model (so co-scheduling gains and losses come from the same model Kernelet plans with).
 #   bash docs/repro/kernelet-mixes.sh [OUT_DIR]
 # Environment: INSTANCES (1000) kernels per mix for the main comparison; MC_INSTANCES (100) and MC_SAMPLES
-# (100) for the Monte Carlo distribution (each sample is a whole simulation); JOBS (2).
+# (100) for the Monte Carlo distribution (each sample is a whole simulation); JOBS (2); PARTS ("main mc").
+# Needs the sqlite3 command (Debian package sqlite3) for the Monte Carlo table.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 G=build/sim/gpusched
@@ -13,8 +14,10 @@ instances=${INSTANCES:-1000}
 mc_instances=${MC_INSTANCES:-100}
 mc_samples=${MC_SAMPLES:-100}
 jobs=${JOBS:-2}
+parts=${PARTS:-main mc}
 mkdir -p "$out"
 
+if [[ $parts == *main* ]]; then
 echo "| GPU | mix | base | kernelet | kernelet-opt | kernelet vs base | kernelet vs opt |"
 echo "|---|---|---:|---:|---:|---:|---:|"
 for gpu in c2050 gtx680; do
@@ -28,10 +31,13 @@ for gpu in c2050 gtx680; do
       "$out/$gpu-$mix.csv"
   done
 done
+fi
+[[ $parts == *mc* ]] || exit 0
 
 # Monte Carlo: MC_SAMPLES random co-schedulings of smaller workloads, run as a sweep (kernelet-mc's `sample`
 # parameter as a grid), with kernelet and base on the same workloads for comparison.
 samples=$(seq -s, 0 $((mc_samples - 1)))
+rm -rf "$out/mc"
 mkdir -p "$out/mc"
 for gpu in c2050 gtx680; do
   for mix in CI MI MIX ALL; do
@@ -39,13 +45,13 @@ for gpu in c2050 gtx680; do
       --out "$out/mc/$gpu-$mix.toml" >/dev/null
   done
 done
-cat > "$out/mc/sweep.toml" <<SWEEP
+cat > "$out/mc-sweep.toml" <<SWEEP
 format = "gpusched-sweep"
 version = 1
 name = "kernelet-mc"
 interference = ["markov"]
 [[workloads]]
-files = ["*.toml"]
+files = ["mc/*.toml"]
 [[policies]]
 name = "kernelet-mc"
 [policies.grid]
@@ -56,7 +62,7 @@ name = "kernelet"
 name = "base"
 SWEEP
 rm -f "$out/mc/runs.db"*
-$G sweep "$out/mc/sweep.toml" --db "$out/mc/runs.db" --jobs "$jobs" >/dev/null
+$G sweep "$out/mc-sweep.toml" --db "$out/mc/runs.db" --jobs "$jobs" >/dev/null
 echo
 echo "Monte Carlo ($mc_samples samples of $mc_instances kernels): makespan of MC samples against kernelet and base"
 echo

@@ -29,7 +29,8 @@ const std::map<std::string, std::vector<std::string>>& mixes() {
 }  // namespace
 
 void add_gen_kernelet_command(CLI::App& gen) {
-  auto* cmd = gen.add_subcommand("kernelet-mix", "Seed 000's Table 5 workloads: Poisson arrivals of CI/MI/MIX/ALL kernels");
+  auto* cmd =
+      gen.add_subcommand("kernelet-mix", "Seed 000's Table 5 workloads: Poisson arrivals of CI/MI/MIX/ALL kernels");
   struct Args {
     std::string mix = "ALL", traces, out;
     int instances = 1000;
@@ -38,7 +39,8 @@ void add_gen_kernelet_command(CLI::App& gen) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--mix", a->mix, "CI, MI, MIX or ALL")->check(CLI::IsMember({"CI", "MI", "MIX", "ALL"}));
-  cmd->add_option("--traces", a->traces, "Folder of the Kernelet kernel profiles (traces/kernelet/c2050 or gtx680)")->required();
+  cmd->add_option("--traces", a->traces, "Folder of the Kernelet kernel profiles (traces/kernelet/c2050 or gtx680)")
+      ->required();
   cmd->add_option("--instances", a->instances, "Kernel instances in the workload")->check(CLI::Range(1, 1000000));
   cmd->add_option("--load", a->load,
                   "Offered load: mean time alone of the mix's kernels / mean inter-arrival time (> 1 keeps at least "

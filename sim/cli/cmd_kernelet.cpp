@@ -11,8 +11,9 @@
 namespace gpusched::cli {
 
 void add_kernelet_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("kernelet-model", "Kernelet's Markov model on kernel profiles: IPC alone, pair CPs, "
-                                                   "pruning counts (seed 000 Tables 4 and 6)");
+  auto* cmd = app.add_subcommand("kernelet-model",
+                                 "Kernelet's Markov model on kernel profiles: IPC alone, pair CPs, "
+                                 "pruning counts (seed 000 Tables 4 and 6)");
   auto kernels = std::make_shared<std::vector<std::string>>();
   auto gpu_name = std::make_shared<std::string>();
   auto granularity = std::make_shared<std::string>("block");
@@ -32,10 +33,11 @@ void add_kernelet_command(CLI::App& app) {
     std::vector<kernelet::PlanKernel> plan;
     for (const auto& k : profiles) plan.push_back(kernelet::plan_kernel(k, gpu, model));
     kernelet::IpcCache cache;
-    fmt::print("Kernelet model on {} ({} SMs, {} schedulers, peak IPC {}, B = {:.4f} requests/cycle/SM, L0 = {} "
-               "cycles), {} granularity\n\n",
-               gpu.name, gpu.sm_count, model.schedulers, model.peak_ipc, model.memory.bandwidth,
-               model.memory.base_latency, *granularity);
+    fmt::print(
+        "Kernelet model on {} ({} SMs, {} schedulers, peak IPC {}, B = {:.4f} requests/cycle/SM, L0 = {} "
+        "cycles), {} granularity\n\n",
+        gpu.name, gpu.sm_count, model.schedulers, model.peak_ipc, model.memory.bandwidth, model.memory.base_latency,
+        *granularity);
     fmt::print("| kernel | PUR | MUR | R_m | uncoalesced | blocks/SM | predicted IPC | PUR x peak IPC |\n");
     fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -52,13 +54,15 @@ void add_kernelet_command(CLI::App& app) {
         const auto c = kernelet::balanced_co_schedule(gpu, model, plan[i], plan[j], cache);
         const bool pruned = !kernelet::survives_pruning(plan[i], plan[j], {0.4, 0.1});
         if (!c) {
-          fmt::print("| {}+{} | cannot share an SM | | | {} |\n", profiles[i].name, profiles[j].name, pruned ? "yes" : "no");
+          fmt::print("| {}+{} | cannot share an SM | | | {} |\n", profiles[i].name, profiles[j].name,
+                     pruned ? "yes" : "no");
           continue;
         }
         fmt::print("| {}+{} | {}:{} | {:.3f} + {:.3f} | {:.3f} | {} |\n", profiles[i].name, profiles[j].name,
                    c->blocks_first, c->blocks_second, c->ipc_first, c->ipc_second, c->cp, pruned ? "yes" : "no");
       }
-    fmt::print("\nPairs pruned (of {}), alpha_m down, alpha_p across:\n\n| alpha_m |", plan.size() * (plan.size() - 1) / 2);
+    fmt::print("\nPairs pruned (of {}), alpha_m down, alpha_p across:\n\n| alpha_m |",
+               plan.size() * (plan.size() - 1) / 2);
     const std::vector<double> ap{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
     for (double p : ap) fmt::print(" {:.1f} |", p);
     fmt::print("\n|---|");
@@ -70,7 +74,8 @@ void add_kernelet_command(CLI::App& app) {
       for (double p : ap) {
         int pruned = 0;
         for (std::size_t i = 0; i < plan.size(); ++i)
-          for (std::size_t j = i + 1; j < plan.size(); ++j) pruned += !kernelet::survives_pruning(plan[i], plan[j], {p, am});
+          for (std::size_t j = i + 1; j < plan.size(); ++j)
+            pruned += !kernelet::survives_pruning(plan[i], plan[j], {p, am});
         fmt::print(" {} |", pruned);
       }
       fmt::print("\n");

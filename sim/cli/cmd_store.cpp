@@ -53,15 +53,17 @@ void report(const std::string& db, const FilterArgs& f, const std::string& group
     for (const auto& field : fields) header += field + ",";
     header += "runs";
     for (const auto& m : metrics)
-      for (const char* s : {"mean", "geomean", "stddev", "min", "median", "max"}) header += fmt::format(",{}_{}", m.name, s);
+      for (const char* s : {"mean", "geomean", "stddev", "min", "median", "max"})
+        header += fmt::format(",{}_{}", m.name, s);
     fmt::print("{}\n", header);
     for (const auto& g : groups) {
       std::string line;
       for (const auto& k : g.key) line += (k.find_first_of(",\"") == std::string::npos ? k : "\"" + k + "\"") + ",";
       line += std::to_string(g.runs.size());
       for (const auto& s : g.stats)
-        line += fmt::format(",{:.6f},{},{:.6f},{:.6f},{:.6f},{:.6f}", s.mean,
-                            s.geomean_defined ? fmt::format("{:.6f}", s.geomean) : "", s.stddev, s.min, s.median, s.max);
+        line +=
+            fmt::format(",{:.6f},{},{:.6f},{:.6f},{:.6f},{:.6f}", s.mean,
+                        s.geomean_defined ? fmt::format("{:.6f}", s.geomean) : "", s.stddev, s.min, s.median, s.max);
       fmt::print("{}\n", line);
     }
     return;
@@ -94,7 +96,8 @@ void report(const std::string& db, const FilterArgs& f, const std::string& group
   print_row(head);
   if (md) {
     std::string sep = "|";
-    for (std::size_t c = 0; c < head.size(); ++c) sep += c < fields.size() || (fields.empty() && c == 0) ? "---|" : "---:|";
+    for (std::size_t c = 0; c < head.size(); ++c)
+      sep += c < fields.size() || (fields.empty() && c == 0) ? "---|" : "---:|";
     fmt::print("{}\n", sep);
   }
   for (const auto& r : rows) print_row(r);
@@ -157,7 +160,8 @@ void add_store_commands(CLI::App& app) {
     cmd->callback([=] { list(*db, *f); });
   }
   {
-    auto* cmd = app.add_subcommand("report", "Per-group mean, geometric mean and spread of STP, ANTT, StrictF, makespan/bound");
+    auto* cmd =
+        app.add_subcommand("report", "Per-group mean, geometric mean and spread of STP, ANTT, StrictF, makespan/bound");
     auto db = std::make_shared<std::string>();
     auto f = std::make_shared<FilterArgs>();
     auto group_by = std::make_shared<std::string>("policy");
@@ -166,7 +170,8 @@ void add_store_commands(CLI::App& app) {
     std::string fields;
     for (const auto& field : store::group_fields()) fields += (fields.empty() ? "" : ", ") + field;
     cmd->add_option("--group-by", *group_by, "Comma-separated fields (" + fields + "); '' for one group");
-    cmd->add_option("--format", *format, "Output: table, markdown or csv")->check(CLI::IsMember({"table", "markdown", "csv"}));
+    cmd->add_option("--format", *format, "Output: table, markdown or csv")
+        ->check(CLI::IsMember({"table", "markdown", "csv"}));
     f->add(cmd);
     cmd->callback([=] { report(*db, *f, *group_by, *format); });
   }
@@ -186,15 +191,17 @@ void add_store_commands(CLI::App& app) {
       const auto store = store::Store::open(*db, store::Store::Mode::ReadOnly);
       const auto rec = store.load_run(*run);
       if (!rec.info.blocks_kept)
-        throw std::invalid_argument(fmt::format("{}: run {} was stored without its blocks (metrics only); run it "
-                                                "again with 'gpusched sim --db' or keep_blocks = true in the sweep",
-                                                *db, *run));
+        throw std::invalid_argument(
+            fmt::format("{}: run {} was stored without its blocks (metrics only); run it "
+                        "again with 'gpusched sim --db' or keep_blocks = true in the sweep",
+                        *db, *run));
       const auto w = label_workload(rec);
       GpuSpec gpu;
       gpu.name = rec.info.gpu;
       if (!perfetto->empty()) sim::write_perfetto_json(*perfetto, rec.schedule, w, gpu);
       if (!csv->empty()) sim::write_schedule_csv(*csv, rec.schedule, w);
-      fmt::print("run {}: {} pieces written to {}\n", *run, rec.schedule.pieces.size(), perfetto->empty() ? *csv : *perfetto);
+      fmt::print("run {}: {} pieces written to {}\n", *run, rec.schedule.pieces.size(),
+                 perfetto->empty() ? *csv : *perfetto);
     });
   }
 }

@@ -63,7 +63,8 @@ void run_sweep_command(const SweepArgs& a) {
   if (a.list) {
     for (const auto& job : plan.jobs)
       fmt::print("{}\t{}\t{}\t{}\t{}\t{}\t{}\n", job.index, plan.workloads[job.workload].workload.name,
-                 plan.gpus[job.gpu].name, job.info.policy, job.info.policy_params, job.info.interference, job.info.seed);
+                 plan.gpus[job.gpu].name, job.info.policy, job.info.policy_params, job.info.interference,
+                 job.info.seed);
     return;
   }
   if (a.db.empty()) throw std::invalid_argument("sweep: --db is required (or --emit-slurm / --list)");

@@ -73,7 +73,8 @@ class MarkovInterference final : public DurationModel {
   }
 
   // Chains are solved once per composition (kernel inputs and block counts) and remembered.
-  std::vector<double> ipc_cached(const std::vector<kernelet::ModelKernel>& kernels, const std::vector<int>& blocks) const {
+  std::vector<double> ipc_cached(const std::vector<kernelet::ModelKernel>& kernels,
+                                 const std::vector<int>& blocks) const {
     std::vector<std::tuple<int, double, double, int>> key;
     for (std::size_t i = 0; i < kernels.size(); ++i)
       key.emplace_back(kernels[i].warps_per_block, kernels[i].memory_ratio, kernels[i].uncoalesced, blocks[i]);

@@ -60,11 +60,10 @@ class ConsolidationPolicy final : public Policy {
 }  // namespace
 }  // namespace gpusched::sim
 
-GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, base, "base",
-                         "Kernelet's BASE (seed 000): Ravi et al.'s kernel consolidation, pending kernels run two at a "
-                         "time in arrival order as one interleaved launch",
-                         (std::vector<gpusched::sim::ParamSpec>{{"launch_overhead_us", gpusched::sim::ParamType::Double,
-                                                                 "5", "cost of launching one consolidated pair, microseconds"}}),
-                         [](const gpusched::sim::Params& p) {
-                           return std::make_unique<gpusched::sim::ConsolidationPolicy>(p);
-                         })
+GPUSCHED_REGISTER_PLUGIN(
+    gpusched::sim::Policy, base, "base",
+    "Kernelet's BASE (seed 000): Ravi et al.'s kernel consolidation, pending kernels run two at a "
+    "time in arrival order as one interleaved launch",
+    (std::vector<gpusched::sim::ParamSpec>{{"launch_overhead_us", gpusched::sim::ParamType::Double, "5",
+                                            "cost of launching one consolidated pair, microseconds"}}),
+    [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::ConsolidationPolicy>(p); })

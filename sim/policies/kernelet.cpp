@@ -55,7 +55,8 @@ class KerneletPolicy final : public Policy {
         max_overhead_(p.get_double("max_slice_overhead")),
         sample_(chooser == Chooser::Random ? static_cast<std::uint64_t>(p.get_int("sample")) : 0) {
     if (alpha_p_ < 0 || alpha_m_ < 0 || overhead_ < 0 || max_overhead_ < 0)
-      throw std::invalid_argument("policy " + name_ + ": alpha_p, alpha_m, launch_overhead_us and "
+      throw std::invalid_argument("policy " + name_ +
+                                  ": alpha_p, alpha_m, launch_overhead_us and "
                                   "max_slice_overhead must be >= 0");
   }
   std::string name() const override { return name_; }
@@ -94,16 +95,17 @@ class KerneletPolicy final : public Policy {
     }
     // Issue the open slices' blocks (a kernel of an earlier plan finishes the slice it started).
     for (const std::int32_t l : v.active())
-      if (state_[static_cast<std::size_t>(l)].opened && v.launch(l).issuable() > 0) issue_blocks(v, a, l, all_, placement_);
+      if (state_[static_cast<std::size_t>(l)].opened && v.launch(l).issuable() > 0)
+        issue_blocks(v, a, l, all_, placement_);
   }
 
  private:
   struct LaunchPlanState {
-    bool waiting = false;       // a slice launch is pending its overhead
-    bool opened = false;        // a slice has been opened (the launch's dispatch limit is ours)
-    int cap = INT_MAX;          // blocks per SM in the current plan
-    std::int64_t slice = 0;     // blocks per slice in the current plan
-    std::int64_t min_slice = 0; // section 4.1
+    bool waiting = false;        // a slice launch is pending its overhead
+    bool opened = false;         // a slice has been opened (the launch's dispatch limit is ours)
+    int cap = INT_MAX;           // blocks per SM in the current plan
+    std::int64_t slice = 0;      // blocks per slice in the current plan
+    std::int64_t min_slice = 0;  // section 4.1
     kernelet::PlanKernel plan;
   };
 
@@ -314,9 +316,11 @@ std::vector<ParamSpec> kernelet_params(bool with_sample) {
       {"alpha_p", ParamType::Double, "0.4", "prune pairs whose PUR differ by less than this (section 4.3)"},
       {"alpha_m", ParamType::Double, "0.1", "prune pairs whose MUR differ by less than this (section 4.3)"},
       {"launch_overhead_us", ParamType::Double, "5", "cost of launching one slice, microseconds"},
-      {"max_slice_overhead", ParamType::Double, "0.02", "p: the smallest slice keeps the slicing overhead within this (section 4.1)"},
+      {"max_slice_overhead", ParamType::Double, "0.02",
+       "p: the smallest slice keeps the slicing overhead within this (section 4.1)"},
   };
-  if (with_sample) p.push_back({"sample", ParamType::Int, "0", "which Monte Carlo sample (with the seed, picks the random choices)"});
+  if (with_sample)
+    p.push_back({"sample", ParamType::Int, "0", "which Monte Carlo sample (with the seed, picks the random choices)"});
   return p;
 }
 }  // namespace
@@ -332,8 +336,8 @@ GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, kernelet_opt, "kernelet-opt",
                          "Kernelet's OPT (seed 000): every pair and slice ratio evaluated by simulating it instead "
                          "of by the model",
                          kernelet_params(false), [](const gpusched::sim::Params& p) {
-                           return std::make_unique<gpusched::sim::KerneletPolicy>(
-                               p, gpusched::sim::Chooser::Simulation, "kernelet-opt");
+                           return std::make_unique<gpusched::sim::KerneletPolicy>(p, gpusched::sim::Chooser::Simulation,
+                                                                                  "kernelet-opt");
                          })
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, kernelet_mc, "kernelet-mc",
                          "one sample of Kernelet's Monte Carlo baseline (seed 000): random pairs at random ratios",

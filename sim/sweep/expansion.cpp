@@ -190,9 +190,9 @@ SweepPlan expand_sweep(const SweepSpec& spec, Warnings* warnings, const Shard& s
     std::vector<std::size_t> gpus;
     if (spec.gpus.empty()) {
       if (sw.workload.gpu.empty())
-        throw InputError({spec.file}, "gpus",
-                         fmt::format("workload {} ({}) names no GPU: list GPUs in the sweep's 'gpus'",
-                                     sw.workload.name, sw.source));
+        throw InputError(
+            {spec.file}, "gpus",
+            fmt::format("workload {} ({}) names no GPU: list GPUs in the sweep's 'gpus'", sw.workload.name, sw.source));
       gpus.push_back(gpu_of(sw.workload.gpu, "gpu"));
     } else {
       for (const auto& g : spec.gpus) gpus.push_back(gpu_of(relative_to_sweep(spec, g), "gpus"));

@@ -9,12 +9,12 @@
 namespace gpusched::sim {
 
 struct SlurmOptions {
-  std::string dir;              // where the scripts, logs and results go (shared file system)
-  std::string sweep_file;       // the sweep, as every task will read it
-  std::string gpusched_binary;  // the gpusched every task runs
-  std::string name;             // job name suffix
-  int shards = 1;               // array tasks
-  int cpus_per_task = 1;        // also each task's --jobs
+  std::string dir;                          // where the scripts, logs and results go (shared file system)
+  std::string sweep_file;                   // the sweep, as every task will read it
+  std::string gpusched_binary;              // the gpusched every task runs
+  std::string name;                         // job name suffix
+  int shards = 1;                           // array tasks
+  int cpus_per_task = 1;                    // also each task's --jobs
   std::vector<std::string> sbatch_options;  // extra "#SBATCH" lines, e.g. "--partition=cpu", "--time=1:00:00"
 };
 

@@ -1,9 +1,9 @@
 #include "sim/sweep/sweep_file.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <filesystem>
-#include <toml++/toml.h>
 
 #include "core/text_file.h"
 #include "core/toml_support.h"
@@ -117,8 +117,8 @@ SweepSpec parse_sweep(const std::string& text, const std::string& name, const st
         if (!src.params.count("gpu")) wr.fail_here("field 'gpu': missing (the GPU the pairs run on)");
       } else if (src.generator == "synthetic") {
         src.seeds = seeds_of(wr, "seeds", {1});
-        for (const char* k : {"kernels", "max_blocks", "min_blocks", "gpu", "streams", "min_block_us", "max_block_us",
-                              "block_rsd"}) {
+        for (const char* k :
+             {"kernels", "max_blocks", "min_blocks", "gpu", "streams", "min_block_us", "max_block_us", "block_rsd"}) {
           if (!wr.has(k)) continue;
           std::string value;
           const auto* node = wr.node_or_null(k);
@@ -149,11 +149,13 @@ SweepSpec parse_sweep(const std::string& text, const std::string& name, const st
         const std::string field = pr.field_path("grid") + "." + key;
         const auto* arr = v.as_array();
         if (!arr || arr->empty())
-          throw InputError(position_of(name, v), field, expected_found("a non-empty array of values", describe_node(v)));
+          throw InputError(position_of(name, v), field,
+                           expected_found("a non-empty array of values", describe_node(v)));
         for (const auto& e : *arr) {
           std::string value;
           if (!scalar_text(e, value))
-            throw InputError(position_of(name, e), field, expected_found("strings, numbers or booleans", describe_node(e)));
+            throw InputError(position_of(name, e), field,
+                             expected_found("strings, numbers or booleans", describe_node(e)));
           p.grid[key].push_back(value);
         }
         if (p.set.count(key)) throw InputError(position_of(name, v), field, "also given in 'set'");

@@ -26,7 +26,7 @@ struct SweepWorkloadSource {
 
 struct SweepPolicy {
   int line = 0;
-  std::string name;  // a registered policy, or "all"
+  std::string name;                                      // a registered policy, or "all"
   std::map<std::string, std::string> set;                // fixed parameters
   std::map<std::string, std::vector<std::string>> grid;  // every combination is one policy setting
 };
@@ -38,8 +38,8 @@ struct SweepSpec {
   bool keep_blocks = false;
   std::vector<std::uint64_t> seeds{1};
   std::vector<std::string> interference{"none"};
-  std::vector<std::string> gpus;   // "" entries never occur; empty list: each workload's own GPU
-  std::vector<int> gpu_counts;     // empty: each workload's own
+  std::vector<std::string> gpus;  // "" entries never occur; empty list: each workload's own GPU
+  std::vector<int> gpu_counts;    // empty: each workload's own
   std::vector<SweepWorkloadSource> workloads;
   std::vector<SweepPolicy> policies;
 };

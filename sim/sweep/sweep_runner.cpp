@@ -80,8 +80,8 @@ SweepOutcome run_sweep(const SweepPlan& plan, store::Store& store, const SweepOp
       } catch (const std::exception& e) {
         std::lock_guard lock(mutex);
         ++progress.failed;
-        outcome.errors.push_back(fmt::format("job {} ({} under {}): {}", job.index, sw.workload.name,
-                                             job.options.policy, e.what()));
+        outcome.errors.push_back(
+            fmt::format("job {} ({} under {}): {}", job.index, sw.workload.name, job.options.policy, e.what()));
       }
       std::lock_guard lock(mutex);
       report(false);

@@ -26,13 +26,13 @@ struct SweepProgress {
 
 struct SweepOptions {
   int jobs = 1;
-  const std::atomic<bool>* stop = nullptr;                       // set by a signal handler
+  const std::atomic<bool>* stop = nullptr;                         // set by a signal handler
   std::function<void(const SweepProgress&, bool final)> progress;  // called from worker threads, serialised
 };
 
 struct SweepOutcome {
   SweepProgress progress;
-  bool stopped = false;  // a stop request ended it before every job ran
+  bool stopped = false;             // a stop request ended it before every job ran
   std::vector<std::string> errors;  // one line per failed job (the sweep goes on without them)
 };
 

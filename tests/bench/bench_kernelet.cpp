@@ -25,7 +25,8 @@ const Setup& setup() {
     std::vector<PlanKernel> paper;
     for (const char* name : {"pc", "sad", "spmv", "st", "mm", "mriq", "bs", "tea"}) {
       Warnings w;
-      const auto k = read_kernel_profile(std::string(GPUSCHED_TRACES_DIR) + "/kernelet/c2050/" + name + ".kernel.toml", &w);
+      const auto k =
+          read_kernel_profile(std::string(GPUSCHED_TRACES_DIR) + "/kernelet/c2050/" + name + ".kernel.toml", &w);
       paper.push_back(plan_kernel(k, s.gpu, s.model));
     }
     Rng rng(1);
@@ -57,10 +58,18 @@ void run(benchmark::State& state, const std::vector<PlanKernel>& pending, bool w
   state.counters["evaluated"] = static_cast<double>(stats.evaluated);
 }
 
-void BM_FindCoSchedule64PaperKernelsWarm(benchmark::State& st) { run(st, setup().instances, true); }
-void BM_FindCoSchedule64PaperKernelsCold(benchmark::State& st) { run(st, setup().instances, false); }
-void BM_FindCoSchedule64DistinctWarm(benchmark::State& st) { run(st, setup().distinct, true); }
-void BM_FindCoSchedule64DistinctCold(benchmark::State& st) { run(st, setup().distinct, false); }
+void BM_FindCoSchedule64PaperKernelsWarm(benchmark::State& st) {
+  run(st, setup().instances, true);
+}
+void BM_FindCoSchedule64PaperKernelsCold(benchmark::State& st) {
+  run(st, setup().instances, false);
+}
+void BM_FindCoSchedule64DistinctWarm(benchmark::State& st) {
+  run(st, setup().distinct, true);
+}
+void BM_FindCoSchedule64DistinctCold(benchmark::State& st) {
+  run(st, setup().distinct, false);
+}
 BENCHMARK(BM_FindCoSchedule64PaperKernelsWarm)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_FindCoSchedule64PaperKernelsCold)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_FindCoSchedule64DistinctWarm)->Unit(benchmark::kMicrosecond);

@@ -31,7 +31,8 @@ store::RunRecord million_block_run() {
 }
 
 std::string bench_path() {
-  return (std::filesystem::temp_directory_path() / ("gpusched_bench_store_" + std::to_string(getpid()) + ".db")).string();
+  return (std::filesystem::temp_directory_path() / ("gpusched_bench_store_" + std::to_string(getpid()) + ".db"))
+      .string();
 }
 
 void remove_store(const std::string& path) {

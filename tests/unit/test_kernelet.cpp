@@ -66,7 +66,8 @@ TEST(KerneletPlan, FindCoScheduleOnThePapersKernels) {
   EXPECT_EQ(stats.pairs, 28u);
   std::size_t pruned = 0;
   for (std::size_t i = 0; i < pending.size(); ++i)
-    for (std::size_t j = i + 1; j < pending.size(); ++j) pruned += !survives_pruning(pending[i], pending[j], {0.4, 0.1});
+    for (std::size_t j = i + 1; j < pending.size(); ++j)
+      pruned += !survives_pruning(pending[i], pending[j], {0.4, 0.1});
   EXPECT_EQ(stats.pruned, pruned);
   EXPECT_LT(stats.pruned, stats.pairs);
   EXPECT_TRUE(survives_pruning(pending[c->first], pending[c->second], {0.4, 0.1}));

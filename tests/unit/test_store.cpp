@@ -238,7 +238,10 @@ TEST(Store, RefusesFilesThatAreNotStores) {
     s.write_run(record_of(small(), "fifo", 1, true));
   }
   std::filesystem::resize_file(truncated, 100);  // the header survives, the schema does not
-  EXPECT_ANY_THROW({ auto s = Store::open(truncated, Store::Mode::ReadOnly); (void)s.list_runs(); });
+  EXPECT_ANY_THROW({
+    auto s = Store::open(truncated, Store::Mode::ReadOnly);
+    (void)s.list_runs();
+  });
 
   const auto foreign = temp_path("foreign.db");
   {

@@ -1,9 +1,9 @@
 // Sweeps: the file format (and its errors), the expansion (grids, shards), resuming after the process is
 // killed with -9, stopping on Ctrl-C, merging shards, the Slurm script, and the report's statistics.
-#include <gtest/gtest.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "core/store/report.h"
-#include "sim/runner.h"
 #include "core/store/store.h"
+#include "sim/runner.h"
 #include "sim/sweep/expansion.h"
 #include "sim/sweep/slurm.h"
 #include "sim/sweep/sweep_file.h"
@@ -42,7 +42,8 @@ std::string write_pairs_sweep(const std::string& dir, int seeds, const std::stri
   const std::string path = dir + "/pairs.toml";
   std::ofstream(path) << "format = \"gpusched-sweep\"\nversion = 1\nname = \"pairs\"\nseeds = [" << seed_list
                       << "]\n\n[[workloads]]\ngenerator = \"pairs\"\nkernels = [\"" << GPUSCHED_TRACES_DIR
-                      << "/ercbench/*.kernel.toml\"]\ngpu = \"gtx480\"\n\n[[policies]]\n" << policies << "\n";
+                      << "/ercbench/*.kernel.toml\"]\ngpu = \"gtx480\"\n\n[[policies]]\n"
+                      << policies << "\n";
   return path;
 }
 
@@ -86,7 +87,9 @@ bool wait_for_runs(pid_t pid, const std::string& db, std::int64_t runs) {
 }
 
 // Runs of the ERCBench pair sweeps: 56 pairs x every registered policy x seeds.
-std::int64_t pair_runs(int seeds) { return 56 * static_cast<std::int64_t>(sim::all_policy_names().size()) * seeds; }
+std::int64_t pair_runs(int seeds) {
+  return 56 * static_cast<std::int64_t>(sim::all_policy_names().size()) * seeds;
+}
 
 }  // namespace
 
@@ -139,7 +142,8 @@ TEST(SweepFile, BadInputNamesLineAndField) {
       {head + "[[workloads]]\ngenerator = \"magic\"\n[[policies]]\nname = \"fifo\"\n", "generator"},
       {head + "[[workloads]]\ngenerator = \"pairs\"\nkernels = [\"x\"]\n[[policies]]\nname = \"fifo\"\n", "'gpu'"},
       {head + "seeds = [-1]\n[[workloads]]\nfiles = [\"a\"]\n[[policies]]\nname = \"fifo\"\n", "seeds"},
-      {head + "[[workloads]]\nfiles = [\"a\"]\n[[policies]]\nname = \"srtf\"\ngrid = { x = [] }\n", "policies[0].grid.x"},
+      {head + "[[workloads]]\nfiles = [\"a\"]\n[[policies]]\nname = \"srtf\"\ngrid = { x = [] }\n",
+       "policies[0].grid.x"},
       {head + "[[workloads]]\nfiles = [\"a\"]\n[[policies]]\nname = \"all\"\nset = { x = 1 }\n", "takes no parameters"},
       {head + "gpu_counts = [0]\n[[workloads]]\nfiles = [\"a\"]\n[[policies]]\nname = \"fifo\"\n", "gpu_counts"},
       {"format = \"gpusched-workload\"\nversion = 1\n", "format"},
@@ -157,8 +161,9 @@ TEST(SweepFile, BadInputNamesLineAndField) {
 
 TEST(SweepExpansion, GridsShardsAndBadEntries) {
   const auto dir = temp_dir("expand");
-  const auto path = write_pairs_sweep(dir, 2, "name = \"knapsack\"\n[policies.grid]\nsolver = [\"exact\", \"linearized\"]\n"
-                                                   "[[policies]]\nname = \"fifo\"");
+  const auto path = write_pairs_sweep(dir, 2,
+                                      "name = \"knapsack\"\n[policies.grid]\nsolver = [\"exact\", \"linearized\"]\n"
+                                      "[[policies]]\nname = \"fifo\"");
   Warnings warn;
   const auto spec = sim::read_sweep_file(path, &warn);
   EXPECT_TRUE(warn.empty()) << warn.front();
