@@ -93,9 +93,11 @@ std::vector<GpuSpec> make_presets() {
     p.push_back(g);
     g.name = "h200";
     g.dram_bandwidth_gbps = 4800.0;
-    g.memory_bytes = 141LL * 1000 * 1000 * 1000;
+    // The data sheet's 141 GB; the runtime reports 150,109,880,320 bytes usable (gpusched-live devices on an
+    // H200, 2026-11-21), which is what a workload can allocate.
+    g.memory_bytes = 150109880320LL;
     g.description = "H200 SXM (Hopper GH100, HBM3e)";
-    g.source = "CUDA compute capability 9.0 limits; NVIDIA H200 data sheet";
+    g.source = "CUDA compute capability 9.0 limits; NVIDIA H200 data sheet; memory size from cudaGetDeviceProperties";
     p.push_back(g);
   }
   return p;

@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,8 @@ struct KernelProfile {
   std::optional<double> pur;  // Kernelet's pipeline utilisation ratio, where known
   std::optional<double> mur;  // Kernelet's memory-bandwidth utilisation ratio, where known
   std::vector<RecordSet> record_sets;  // sorted by residency
+  // Where recorded traces come from (device, driver, timer resolution, date, command): free text by key.
+  std::map<std::string, std::string> provenance;
 
   std::int64_t block_count() const {
     return static_cast<std::int64_t>(grid[0]) * grid[1] * grid[2];

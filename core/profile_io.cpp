@@ -99,6 +99,19 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
     (void)r.number("clock_mhz");  // allowed, informative
   }
 
+  if (const toml::table* prov = r.table_or_null("provenance")) {
+    TableReader pr(*prov, name, "provenance", warnings);
+    for (const auto& [key, node] : *prov) {
+      const std::string k(key.str());
+      if (const auto* str = node.as_string())
+        p.provenance[k] = str->get();
+      else if (const auto* i = node.as_integer())
+        p.provenance[k] = std::to_string(i->get());
+      else
+        pr.fail(k, expected_found("a string or an integer", describe_node(node)));
+      (void)pr.has(k);
+    }
+  }
   const auto sets = r.table_array("records");
   std::int64_t set_index = 0;
   for (const auto* t : sets) {
@@ -178,6 +191,17 @@ void write_kernel_profile(const std::string& dir, const KernelProfile& p,
   if (p.pur) out += fmt::format("pur = {}\n", *p.pur);
   if (p.mur) out += fmt::format("mur = {}\n", *p.mur);
   out += "time_unit = \"ns\"\n";
+  if (!p.provenance.empty()) {
+    out += "\n[provenance]\n";
+    for (const auto& [k, v] : p.provenance) {
+      std::string escaped;
+      for (char c : v) {
+        if (c == '"' || c == '\\') escaped += '\\';
+        escaped += (c == '\n' || c == '\r') ? ' ' : c;
+      }
+      out += fmt::format("{} = \"{}\"\n", k, escaped);
+    }
+  }
   for (std::size_t i = 0; i < p.record_sets.size(); ++i) {
     const auto file = fmt::format("{}.r{}.csv", p.name, p.record_sets[i].residency);
     out += fmt::format("\n[[records]]\nresidency = {}\nfile = \"{}\"\n", p.record_sets[i].residency, file);

@@ -91,6 +91,10 @@ std::int64_t pair_runs(int seeds) {
   return 56 * static_cast<std::int64_t>(sim::all_policy_names().size()) * seeds;
 }
 
+
+// Two fast policies: the kill and Ctrl-C tests need many runs that each take little time (also under ASan).
+const std::string kFastPolicies = "name = \"fifo\"\n[[policies]]\nname = \"sjf\"";
+
 }  // namespace
 
 TEST(SweepFile, ReadsEveryField) {
@@ -207,8 +211,8 @@ TEST(SweepExpansion, GridsShardsAndBadEntries) {
 
 TEST(SweepCli, ResumesAfterKill9WithNoDuplicateAndNothingLost) {
   const auto dir = temp_dir("kill9");
-  const auto sweep = write_pairs_sweep(dir, 6);  // 56 x policies x 6 seeds
-  const std::int64_t total = pair_runs(6);
+  const auto sweep = write_pairs_sweep(dir, 20, kFastPolicies);  // 56 pairs x 2 policies x 20 seeds
+  const std::int64_t total = 56 * 2 * 20;
   const auto db = dir + "/runs.db";
   const pid_t child = spawn_sweep(sweep, db, "2");
   const bool running = wait_for_runs(child, db, 50);
@@ -232,8 +236,8 @@ TEST(SweepCli, ResumesAfterKill9WithNoDuplicateAndNothingLost) {
 
 TEST(SweepCli, CtrlCStopsAfterRunsInFlight) {
   const auto dir = temp_dir("sigint");
-  const auto sweep = write_pairs_sweep(dir, 6);
-  const std::int64_t total = pair_runs(6);
+  const auto sweep = write_pairs_sweep(dir, 20, kFastPolicies);
+  const std::int64_t total = 56 * 2 * 20;
   const auto db = dir + "/runs.db";
   const pid_t child = spawn_sweep(sweep, db, "2");
   const bool running = wait_for_runs(child, db, 20);

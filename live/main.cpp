@@ -1,0 +1,282 @@
+// gpusched-live: the suite of real CUDA kernels on a real GPU. Commands: devices (the GPUs and their specs
+// against the presets), check (every kernel against its CPU reference), occupancy-check (the project's
+// occupancy calculator against cudaOccupancyMaxActiveBlocksPerMultiprocessor), record (a kernel alone at one
+// or more residencies, every block stamped, written as a kernel profile). docs/live.md.
+// Exit codes: 0 success, 1 a CUDA or GPU failure (no GPU, an error, a time-out), 2 bad input, 3 a check failed.
+#include <CLI/CLI.hpp>
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "core/error.h"
+#include "core/kernel_profile.h"
+#include "core/occupancy.h"
+#include "core/profile_io.h"
+#include "core/store/store.h"
+#include "live/cuda_check.h"
+#include "live/device_spec.h"
+#include "live/suite/suite.h"
+
+namespace gpusched::live {
+namespace {
+
+constexpr int kExitCheckFailed = 3;
+
+SuiteKernel& find_kernel(std::vector<std::unique_ptr<SuiteKernel>>& suite, const std::string& name) {
+  std::string names;
+  for (auto& k : suite) {
+    if (k->name() == name) return *k;
+    names += (names.empty() ? "" : ", ") + k->name();
+  }
+  throw std::invalid_argument(fmt::format("--kernel: unknown kernel '{}' (kernels: {})", name, names));
+}
+
+// Waits for the stream, failing after `timeout_s` (the kernel cannot be stopped; the process exits and the
+// driver tears the context down).
+void wait_for(cudaStream_t stream, double timeout_s, const std::string& what) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (;;) {
+    const cudaError_t e = cudaStreamQuery(stream);
+    if (e == cudaSuccess) return;
+    if (e != cudaErrorNotReady) cuda_fail(e, "cudaStreamQuery", __FILE__, __LINE__);
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s)
+      throw LiveError(fmt::format("{} did not finish within {} s (time limit: --timeout)", what, timeout_s));
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void devices_command() {
+  for (const auto& d : list_devices()) {
+    fmt::print("device {}: {} (compute {}.{}), driver {}, runtime {}\n", d.index, d.name, d.spec.compute_major,
+               d.spec.compute_minor, d.driver, d.runtime);
+    fmt::print("  {} SMs, {} threads/SM, {} blocks/SM, {} registers/SM, {} B shared/SM ({} B/block opt-in, {} B "
+               "reserved/block), {:.0f} MHz, {:.0f} GB/s, {:.1f} GiB\n",
+               d.spec.sm_count, d.spec.max_threads_per_sm, d.spec.max_blocks_per_sm, d.spec.registers_per_sm,
+               d.spec.shared_memory_per_sm, d.spec.max_shared_memory_per_block, d.spec.reserved_shared_memory_per_block,
+               d.spec.clock_mhz, d.spec.dram_bandwidth_gbps, static_cast<double>(d.spec.memory_bytes) / (1 << 30));
+    if (!d.preset) {
+      fmt::print("  no matching preset\n");
+    } else if (d.differences.empty()) {
+      fmt::print("  matches preset {}\n", d.preset->name);
+    } else {
+      fmt::print("  preset {} differs:\n", d.preset->name);
+      for (const auto& diff : d.differences) fmt::print("    {}\n", diff);
+    }
+  }
+}
+
+int check_command() {
+  (void)list_devices();
+  auto suite = make_suite();
+  int failed = 0;
+  for (auto& k : suite) {
+    const std::string problem = k->check();
+    fmt::print("{:<12} {}\n", k->name(), problem.empty() ? "ok (matches the CPU reference)" : problem);
+    failed += !problem.empty();
+  }
+  return failed ? kExitCheckFailed : 0;
+}
+
+int occupancy_command() {
+  const auto devices = list_devices();
+  const GpuSpec& gpu = devices.front().spec;
+  auto suite = make_suite();
+  int compared = 0, differ = 0;
+  for (auto& k : suite) {
+    const auto a = k->attributes();
+    k->allow_dynamic_smem(gpu.max_shared_memory_per_block - a.static_smem);
+    for (int threads : {32, 64, 96, 128, 192, 256, 384, 512, 768, 1024}) {
+      if (threads > a.max_threads_per_block) continue;
+      for (int dyn : {0, 1024, 4096, 12288, 32768, 49152, 65536, 100000, 150000, 200000}) {
+        if (a.static_smem + dyn > gpu.max_shared_memory_per_block) continue;
+        const int cuda = k->occupancy(threads, dyn);
+        const auto ours = compute_occupancy(gpu, KernelShape{threads, a.registers_per_thread, a.static_smem + dyn});
+        ++compared;
+        if (cuda != ours.blocks_per_sm) {
+          ++differ;
+          fmt::print("{} threads={} registers={} smem={}+{}: CUDA {} blocks/SM, gpusched {} (limit {})\n", k->name(),
+                     threads, a.registers_per_thread, a.static_smem, dyn, cuda, ours.blocks_per_sm,
+                     to_string(ours.limit));
+        }
+      }
+    }
+  }
+  fmt::print("occupancy: {} configurations compared on {}, {} differ\n", compared, gpu.name, differ);
+  return differ ? kExitCheckFailed : 0;
+}
+
+struct RecordArgs {
+  std::string kernel, size = "s1", out;
+  std::vector<int> residencies;
+  int repeats = 11;
+  double timeout_s = 60;
+  std::uint64_t seed = 1;
+};
+
+// Dynamic shared memory that brings the kernel's residency down to `r` blocks per SM.
+int padding_for(SuiteKernel& k, const GpuSpec& gpu, int threads, int r) {
+  const auto a = k.attributes();
+  const int limit = gpu.max_shared_memory_per_block - a.static_smem;
+  k.allow_dynamic_smem(limit);
+  if (k.occupancy(threads, 0) <= r) return 0;
+  int lo = 0, hi = limit;  // occupancy(lo) > r, find the smallest s with occupancy(s) <= r
+  if (k.occupancy(threads, hi) > r) throw LiveError(fmt::format("{}: residency {} is out of reach by padding", k.name(), r));
+  while (hi - lo > 128) {
+    const int mid = (lo + hi) / 2;
+    if (k.occupancy(threads, mid) <= r) hi = mid; else lo = mid;
+  }
+  if (k.occupancy(threads, hi) != r)
+    throw LiveError(fmt::format("{}: no padding gives exactly {} blocks per SM", k.name(), r));
+  return hi;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int record_command(const RecordArgs& a) {
+  const auto devices = list_devices();
+  const auto& dev = devices.front();
+  auto suite = make_suite();
+  SuiteKernel& k = find_kernel(suite, a.kernel);
+  k.setup(a.size, a.seed);
+  const LaunchShape base = k.shape(a.size);
+  const auto attrs = k.attributes();
+  const int full = k.occupancy(base.threads, 0);
+  // Default: one block per SM, half the full residency, and the full residency.
+  std::vector<int> residencies = a.residencies.empty() ? std::vector<int>{1, std::max(1, full / 2), full} : a.residencies;
+  std::sort(residencies.begin(), residencies.end());
+  residencies.erase(std::unique(residencies.begin(), residencies.end()), residencies.end());
+  for (int r : residencies)
+    if (r < 1 || r > full)
+      throw std::invalid_argument(fmt::format("--residency {}: {} allows 1..{} blocks per SM at {} threads", r,
+                                              k.name(), full, base.threads));
+  cudaStream_t stream;
+  GPUSCHED_CUDA(cudaStreamCreate(&stream));
+  DeviceBlockRecord* records = nullptr;
+  GPUSCHED_CUDA(cudaMalloc(&records, sizeof(DeviceBlockRecord) * static_cast<std::size_t>(base.blocks)));
+
+  KernelProfile profile;
+  profile.name = k.name() + "-" + a.size;
+  profile.gpu = dev.preset ? dev.preset->name : "";
+  profile.grid = {base.blocks, 1, 1};
+  profile.block = {base.threads, 1, 1};
+  profile.registers_per_thread = attrs.registers_per_thread;
+  profile.shared_memory_per_block = attrs.static_smem;
+  profile.context_bytes_per_block = default_context_bytes(attrs.registers_per_thread, base.threads, attrs.static_smem);
+  profile.memory_footprint_bytes = k.footprint_bytes();
+  profile.dirty_bytes = k.dirty_bytes();
+  std::vector<std::vector<BlockRecord>> sets;
+  std::vector<double> points;
+  for (int r : residencies) {
+    LaunchShape s = base;
+    s.dynamic_smem = r == full ? 0 : padding_for(k, dev.spec, base.threads, r);
+    k.launch(s, 0, nullptr, stream);  // warm-up
+    wait_for(stream, a.timeout_s, k.name());
+    k.setup(a.size, a.seed);  // fresh inputs (the histogram accumulates)
+    k.launch(s, 0, records, stream);
+    wait_for(stream, a.timeout_s, k.name());
+    std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(base.blocks));
+    GPUSCHED_CUDA(cudaMemcpy(host.data(), records, host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
+    std::uint64_t t0 = ~0ull;
+    for (const auto& h : host) t0 = std::min(t0, h.start_ns);
+    std::vector<BlockRecord> set;
+    for (std::size_t b = 0; b < host.size(); ++b) {
+      const auto& h = host[b];
+      if (h.end_ns < h.start_ns || h.start_ns == 0) throw LiveError(fmt::format("{}: block {} has no record", k.name(), b));
+      set.push_back({static_cast<std::int64_t>(b), static_cast<int>(h.smid), static_cast<TimeNs>(h.start_ns - t0),
+                     static_cast<TimeNs>(h.end_ns - t0)});
+      if (h.point_ns && h.end_ns > h.start_ns)
+        points.push_back(static_cast<double>(h.point_ns - h.start_ns) / static_cast<double>(h.end_ns - h.start_ns));
+    }
+    RecordSet rs;
+    rs.residency = r;
+    profile.record_sets.push_back(rs);
+    sets.push_back(std::move(set));
+    fmt::print("{} {} residency {} (dynamic smem {} B): {} blocks recorded\n", k.name(), a.size, r, s.dynamic_smem,
+               base.blocks);
+  }
+  profile.idempotent_until = points.empty() ? k.idempotent_until() : median(points);
+
+  // Instrumentation cost: instrumented against plain launches at full residency, median of repeats.
+  cudaEvent_t e0, e1;
+  GPUSCHED_CUDA(cudaEventCreate(&e0));
+  GPUSCHED_CUDA(cudaEventCreate(&e1));
+  std::vector<double> plain, inst;
+  for (int i = 0; i < a.repeats; ++i)
+    for (bool instrumented : {false, true}) {
+      GPUSCHED_CUDA(cudaEventRecord(e0, stream));
+      k.launch(base, 0, instrumented ? records : nullptr, stream);
+      GPUSCHED_CUDA(cudaEventRecord(e1, stream));
+      wait_for(stream, a.timeout_s, k.name());
+      float ms = 0;
+      GPUSCHED_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+      (instrumented ? inst : plain).push_back(ms);
+    }
+  const double overhead = median(inst) / median(plain) - 1.0;
+  const auto resolution = measure_globaltimer_resolution();
+  cudaFree(records);
+  cudaStreamDestroy(stream);
+
+  profile.provenance["device"] = dev.name;
+  profile.provenance["driver"] = dev.driver;
+  profile.provenance["cuda_runtime"] = dev.runtime;
+  profile.provenance["globaltimer_resolution_ns"] = std::to_string(resolution);
+  profile.provenance["instrumentation_overhead"] = fmt::format("{:.4f}", overhead);
+  profile.provenance["recorded_at"] = store::utc_now_iso8601();
+  profile.provenance["command"] = fmt::format("gpusched-live record --kernel {} --size {} --seed {}", a.kernel, a.size, a.seed);
+  write_kernel_profile(a.out, profile, sets);
+  fmt::print("{}: wrote {}/{}.kernel.toml; plain {:.3f} ms, instrumented {:.3f} ms (median of {}): overhead {:+.2f}%; "
+             "%globaltimer resolution {} ns\n",
+             k.name(), a.out, profile.name, median(plain), median(inst), a.repeats, 100 * overhead, resolution);
+  return 0;
+}
+
+}  // namespace
+}  // namespace gpusched::live
+
+int main(int argc, char** argv) {
+  using namespace gpusched::live;
+  CLI::App app{"gpusched-live: real CUDA kernels, recorded on a real GPU"};
+  app.require_subcommand(1);
+  int result = 0;
+  app.add_subcommand("devices", "The GPUs present, their specs, and how they differ from the presets")
+      ->callback([&] { devices_command(); });
+  app.add_subcommand("check", "Run every suite kernel at a small size against its CPU reference")
+      ->callback([&] { result = check_command(); });
+  app.add_subcommand("occupancy-check",
+                     "Compare gpusched's occupancy calculator with cudaOccupancyMaxActiveBlocksPerMultiprocessor")
+      ->callback([&] { result = occupancy_command(); });
+  auto ra = std::make_shared<RecordArgs>();
+  auto* rec = app.add_subcommand("record", "Run a kernel alone and write its kernel profile with per-block records");
+  rec->add_option("--kernel", ra->kernel, "Suite kernel")->required();
+  rec->add_option("--size", ra->size, "Problem size (s1, s2, small)");
+  rec->add_option("--residency", ra->residencies, "Blocks per SM to record at (repeatable; default: 1, half and full)");
+  rec->add_option("--out", ra->out, "Output folder")->required();
+  rec->add_option("--repeats", ra->repeats, "Repeats for the instrumentation-cost measurement")->check(CLI::Range(1, 1000));
+  rec->add_option("--timeout", ra->timeout_s, "Seconds a kernel may run before the command fails")->check(CLI::PositiveNumber);
+  rec->add_option("--seed", ra->seed, "Seed for the generated inputs");
+  rec->callback([&] { result = record_command(*ra); });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : gpusched::kExitInputError;
+  } catch (const gpusched::InputError& e) {
+    std::fprintf(stderr, "gpusched-live: error: %s\n", e.what());
+    return gpusched::kExitInputError;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "gpusched-live: error: %s\n", e.what());
+    return gpusched::kExitInputError;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpusched-live: error: %s\n", e.what());
+    return 1;
+  }
+  return result;
+}

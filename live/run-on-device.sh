@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# What one device call runs (docs/live.md): the GPUs, the suite's checks, the occupancy comparison and the
+# recording of every suite kernel at two sizes and three residencies; traces go to $OUT as one archive.
+#   bash live/run-on-device.sh TAG        (TAG names the GPU: h100, h200)
+set -uo pipefail
+tag=${1:?tag}
+bin=build/live/gpusched-live
+if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
+out=${OUT:-/tmp/out}
+mkdir -p "$out" /tmp/traces/$tag
+{
+  nvidia-smi -L
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+  $bin devices; echo "devices exit $?"
+  $bin check; echo "check exit $?"
+  $bin occupancy-check; echo "occupancy-check exit $?"
+  for k in sgemm histogram gather; do
+    for s in s1 s2; do
+      $bin record --kernel $k --size $s --out /tmp/traces/$tag; echo "record $k $s exit $?"
+    done
+  done
+  $bin record --kernel nosuch --out /tmp/x; echo "bad kernel exit $?"
+} 2>&1 | tee "$out/live-$tag.log"
+tar czf "$out/traces-$tag.tgz" -C /tmp/traces/$tag .
+ls -la /tmp/traces/$tag | head -40

@@ -1,0 +1,109 @@
+// The instrumented and plain launch wrappers around a per-block device function, and a helper base class
+// that implements SuiteKernel's launch, attributes and occupancy for a body type.
+#pragma once
+#include <cuda_runtime.h>
+
+#include "live/cuda_check.h"
+#include "live/suite/suite.h"
+
+namespace gpusched::live {
+
+__device__ __forceinline__ std::uint64_t globaltimer_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ std::uint32_t sm_id() {
+  std::uint32_t s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+
+// Per-block context handed to a body: its logical block index and, when instrumented, where to note the
+// moment the block stops being idempotent.
+struct BlockContext {
+  int block;
+  unsigned long long* point;  // shared-memory slot, or nullptr when not instrumented
+  __device__ void mark_not_idempotent() const {
+    if (point && threadIdx.x == 0 && *point == 0) *point = globaltimer_ns();
+  }
+};
+
+template <class Body>
+__global__ void instrumented_kernel(typename Body::Args args, int offset, DeviceBlockRecord* records) {
+  __shared__ unsigned long long start, point;
+  if (threadIdx.x == 0) {
+    start = globaltimer_ns();
+    point = 0;
+  }
+  __syncthreads();
+  Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, &point});
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    DeviceBlockRecord r;
+    r.start_ns = start;
+    r.end_ns = globaltimer_ns();
+    r.point_ns = point;
+    r.smid = sm_id();
+    records[blockIdx.x] = r;
+  }
+}
+
+template <class Body>
+__global__ void plain_kernel(typename Body::Args args, int offset) {
+  Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, nullptr});
+}
+
+template <class Body>
+class SuiteKernelBase : public SuiteKernel {
+ public:
+  void launch(const LaunchShape& s, int offset, DeviceBlockRecord* records, void* stream) override {
+    auto st = static_cast<cudaStream_t>(stream);
+    if (records)
+      instrumented_kernel<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset, records);
+    else
+      plain_kernel<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset);
+    GPUSCHED_CUDA(cudaGetLastError());
+  }
+  KernelAttributes attributes() const override {
+    cudaFuncAttributes a{};
+    GPUSCHED_CUDA(cudaFuncGetAttributes(&a, instrumented_kernel<Body>));
+    return {a.numRegs, static_cast<int>(a.sharedSizeBytes), a.maxThreadsPerBlock, static_cast<int>(a.localSizeBytes)};
+  }
+  int occupancy(int threads, int dynamic_smem) const override {
+    int n = 0;
+    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, instrumented_kernel<Body>, threads,
+                                                                static_cast<size_t>(dynamic_smem)));
+    return n;
+  }
+  void allow_dynamic_smem(int bytes) override {
+    GPUSCHED_CUDA(cudaFuncSetAttribute(instrumented_kernel<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    GPUSCHED_CUDA(cudaFuncSetAttribute(plain_kernel<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  }
+
+ protected:
+  typename Body::Args args_{};
+};
+
+// Device buffer owned by a suite kernel.
+template <class T>
+struct DeviceBuffer {
+  T* ptr = nullptr;
+  std::size_t count = 0;
+  void reset(std::size_t n) {
+    if (ptr) cudaFree(ptr);
+    ptr = nullptr;
+    count = n;
+    if (n) GPUSCHED_CUDA(cudaMalloc(&ptr, n * sizeof(T)));
+  }
+  ~DeviceBuffer() {
+    if (ptr) cudaFree(ptr);
+  }
+};
+
+// Fills a buffer with seeded pseudo-random floats in [0, 1) on the GPU.
+void fill_uniform(float* data, std::size_t n, std::uint64_t seed);
+void fill_indices(unsigned* data, std::size_t n, unsigned range, std::uint64_t seed);
+
+}  // namespace gpusched::live

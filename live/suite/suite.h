@@ -1,0 +1,72 @@
+// The suite of real CUDA benchmark kernels (live/suite/*.cu). Each kernel is a per-block device function, so
+// the same code runs under a normal launch, sliced (a block offset), and under the executor; the launcher
+// below runs it with or without per-block instrumentation (%globaltimer at the block's start and end, and
+// %smid). Inputs are generated on the GPU; `check` compares a small run with a CPU reference.
+//
+// This header is plain C++ (no CUDA types), so the host code compiled by g++ can use it.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpusched::live {
+
+// One block's record: written by thread 0 of the block.
+struct DeviceBlockRecord {
+  std::uint64_t start_ns = 0;  // %globaltimer at the block's first instruction
+  std::uint64_t end_ns = 0;    // %globaltimer after the block's last barrier
+  std::uint64_t point_ns = 0;  // %globaltimer at the block's first non-idempotent operation (0: none)
+  std::uint32_t smid = 0;
+  std::uint32_t pad = 0;
+};
+
+struct LaunchShape {
+  int blocks = 1;
+  int threads = 128;
+  int dynamic_smem = 0;  // bytes of dynamic shared memory (padding lowers the residency)
+};
+
+// Function attributes as cudaFuncGetAttributes reports them.
+struct KernelAttributes {
+  int registers_per_thread = 0;
+  int static_smem = 0;
+  int max_threads_per_block = 0;
+  int local_bytes = 0;
+};
+
+class SuiteKernel {
+ public:
+  virtual ~SuiteKernel() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;
+  // Sizes: "small" (checked against the CPU) and problem sizes by name ("s1", "s2").
+  virtual LaunchShape shape(const std::string& size) const = 0;
+  // Allocates and generates inputs on the GPU (seeded); frees what an earlier setup allocated.
+  virtual void setup(const std::string& size, std::uint64_t seed) = 0;
+  // Launches blocks [offset, offset + shape.blocks) on `stream` (a cudaStream_t as void*), instrumented when
+  // `records` is not null (device memory, one record per block of the launch).
+  virtual void launch(const LaunchShape& shape, int block_offset, DeviceBlockRecord* records, void* stream) = 0;
+  // Runs the small size and compares with the CPU reference; returns "" or what differs.
+  virtual std::string check() = 0;
+  virtual KernelAttributes attributes() const = 0;
+  // Blocks per SM the hardware allows at this block size and dynamic shared memory
+  // (cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+  virtual int occupancy(int threads, int dynamic_smem) const = 0;
+  // Raises the kernel's dynamic shared-memory limit (needed above 48 KB).
+  virtual void allow_dynamic_smem(int bytes) = 0;
+  // Fraction of a block's progress after which it is no longer idempotent (1: idempotent throughout).
+  virtual double idempotent_until() const { return 1.0; }
+  // Device memory the current size's data takes, and the part the kernel writes.
+  virtual std::int64_t footprint_bytes() const { return 0; }
+  virtual std::int64_t dirty_bytes() const { return 0; }
+};
+
+// All suite kernels, by name.
+std::vector<std::unique_ptr<SuiteKernel>> make_suite();
+
+// The smallest step of %globaltimer seen on the current device, in ns.
+std::uint64_t measure_globaltimer_resolution();
+
+}  // namespace gpusched::live
