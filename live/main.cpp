@@ -113,7 +113,7 @@ int occupancy_command() {
 struct RecordArgs {
   std::string kernel, size = "s1", out;
   std::vector<int> residencies;
-  int repeats = 11;
+  int repeats = 21;
   double timeout_s = 60;
   std::uint64_t seed = 1;
 };
@@ -210,7 +210,7 @@ int record_command(const RecordArgs& a) {
   GPUSCHED_CUDA(cudaEventCreate(&e1));
   std::vector<double> plain, inst;
   for (int i = 0; i < a.repeats; ++i)
-    for (bool instrumented : {false, true}) {
+    for (bool instrumented : {i % 2 == 1, i % 2 == 0}) {  // alternate which goes first
       GPUSCHED_CUDA(cudaEventRecord(e0, stream));
       k.launch(base, 0, instrumented ? records : nullptr, stream);
       GPUSCHED_CUDA(cudaEventRecord(e1, stream));

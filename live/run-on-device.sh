@@ -14,7 +14,7 @@ mkdir -p "$out" /tmp/traces/$tag
   $bin devices; echo "devices exit $?"
   $bin check; echo "check exit $?"
   $bin occupancy-check; echo "occupancy-check exit $?"
-  for k in sgemm histogram gather; do
+  for k in sgemm histogram gather spmv stencil blackscholes sad xtea mriq; do
     for s in s1 s2; do
       $bin record --kernel $k --size $s --out /tmp/traces/$tag; echo "record $k $s exit $?"
     done
