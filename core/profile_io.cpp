@@ -197,7 +197,9 @@ void write_kernel_profile(const std::string& dir, const KernelProfile& p,
       std::string escaped;
       for (char c : v) {
         if (c == '"' || c == '\\') escaped += '\\';
-        escaped += (c == '\n' || c == '\r') ? ' ' : c;
+        // One line of ASCII: the readers refuse non-ASCII outside comments (toml++ 3.3 misreads it).
+        const auto u = static_cast<unsigned char>(c);
+        escaped += (c == '\n' || c == '\r') ? ' ' : (u >= 0x80 || u < 0x20 ? '?' : c);
       }
       out += fmt::format("{} = \"{}\"\n", k, escaped);
     }

@@ -82,3 +82,33 @@ TEST(ProfileReader, ResidencyAboveOccupancyIsRefused) {
                            "gtx480), found 7");
   }
 }
+
+TEST(ProfileReader, ProvenanceRoundTripAndBadValue) {
+  SyntheticProfileSpec s;
+  s.name = "prov";
+  s.gpu = "h100";
+  s.blocks = 64;
+  s.mean_block_ns = 1000;
+  auto g = synthesize_profile(s);
+  g.profile.provenance["device"] = "NVIDIA H100 80GB HBM3";
+  g.profile.provenance["command"] = "gpusched-live record --kernel \"x\"";  // quotes are escaped
+  g.profile.provenance["globaltimer_resolution_ns"] = "32";
+  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_prov").string();
+  write_kernel_profile(dir, g.profile, g.records);
+  Warnings w;
+  const auto k = read_kernel_profile(dir + "/prov.kernel.toml", &w);
+  EXPECT_TRUE(w.empty()) << w.front();
+  EXPECT_EQ(k.provenance, g.profile.provenance);
+  std::filesystem::remove_all(dir);
+  // Integers are accepted as text; anything else names the field.
+  const std::string head =
+      "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\nregisters_per_thread = 8\n";
+  const auto ok = parse_kernel_profile(head + "[provenance]\nresolution = 32\n", "k.toml", "", &w);
+  EXPECT_EQ(ok.provenance.at("resolution"), "32");
+  try {
+    parse_kernel_profile(head + "[provenance]\ndate = 2026-11-21\n", "k.toml", "", &w);
+    ADD_FAILURE() << "a date value was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("provenance.date"), std::string::npos) << e.what();
+  }
+}
