@@ -18,6 +18,7 @@ struct LaunchOutcome {
   TimeNs alone = 0;           // time alone on the GPU (the launch by itself under `serial`)
   double slowdown = 0.0;      // turnaround / alone
   bool deadline_missed = false;
+  bool killed = false;        // killed by its policy (at its deadline); counts as a missed deadline
   std::int64_t blocks = 0;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/metrics.h"
@@ -22,6 +23,8 @@ struct RunResult {
   std::vector<LaunchOutcome> launches;
   Metrics metrics;
   std::int64_t events = 0;  // engine events processed
+  // Figures particular to the policy (e.g. Chimera's technique mix), by name; printed, not stored.
+  std::vector<std::pair<std::string, double>> policy_metrics;
 };
 
 }  // namespace gpusched

@@ -14,7 +14,8 @@ namespace gpusched {
 //  Flushed     - abandoned while idempotent; the block runs again from its start (work lost);
 //  SwitchedOut - stopped and its context saved; it continues in a later piece;
 //  SwitchedIn  - started by restoring a saved context and ran to the block's end.
-enum class PieceOutcome : std::uint8_t { Completed, Drained, Flushed, SwitchedOut, SwitchedIn };
+// Killed: the launch was killed (at its deadline) with the block resident; its work is dropped, not rerun.
+enum class PieceOutcome : std::uint8_t { Completed, Drained, Flushed, SwitchedOut, SwitchedIn, Killed };
 std::string_view to_string(PieceOutcome o);
 bool piece_outcome_from_string(std::string_view s, PieceOutcome& out);
 

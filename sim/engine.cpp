@@ -55,6 +55,7 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     l.draw_base = draw_base(config_.seed, s.draw_key);
     l.alone = s.alone;
     l.unfinished_predecessors = static_cast<int>(s.predecessors.size());
+    l.deadline = s.deadline.value_or(-1);
     l.resident_per_sm.assign(static_cast<std::size_t>(total), 0);
   }
   successors_.resize(specs_.size());
@@ -233,30 +234,37 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
       break;
     case PieceOutcome::SwitchedOut:
       launch.suspended.push_back(SuspendedBlock{block, b.done_before, b.total});
-      stats_.preemption_latencies.push_back(end - b.restore);  // b.restore holds the switch request time
+      if (!sm.draining) stats_.preemption_latencies.push_back(end - b.restore);  // b.restore: the request time
       batch_.push(EngineEvent{EventKind::BlockSaved, l, block, sm_id, piece_start});
       break;
+    case PieceOutcome::Killed:
+      break;  // do_kill finishes the launch
     default:
       ++launch.completed;
       batch_.push(EngineEvent{EventKind::BlockFinished, l, block, sm_id, piece_start});
-      if (launch.completed == launch.total_blocks) {
-        launch.phase = LaunchPhase::Finished;
-        launch.finish = now_;
-        ++finished_launches_;
-        active_.erase(std::find(active_.begin(), active_.end(), l));
-        batch_.push(EngineEvent{EventKind::LaunchFinished, l, -1, -1, 0});
-        for (auto* o : observers_) o->on_launch_finished(launch, now_);
-        for (const std::int32_t s : successors_[static_cast<std::size_t>(l)]) {
-          auto& succ = launches_[static_cast<std::size_t>(s)];
-          if (--succ.unfinished_predecessors == 0) {
-            if (succ.arrival <= now_) release(s);
-            else push(succ.arrival, QArrival, static_cast<std::uint32_t>(s));
-          }
-        }
-      }
+      if (launch.completed == launch.total_blocks) finish_launch(l);
       break;
   }
   check_drained(sm_id);
+}
+
+void Engine::finish_launch(std::int32_t l) {
+  auto& launch = launches_[static_cast<std::size_t>(l)];
+  const bool was_released = launch.phase == LaunchPhase::Released;
+  launch.phase = LaunchPhase::Finished;
+  launch.finish = now_;
+  if (launch.release < 0) launch.release = now_;  // killed before its release
+  ++finished_launches_;
+  if (was_released) active_.erase(std::find(active_.begin(), active_.end(), l));
+  batch_.push(EngineEvent{EventKind::LaunchFinished, l, -1, -1, launch.killed ? 1 : 0});
+  for (auto* o : observers_) o->on_launch_finished(launch, now_);
+  for (const std::int32_t s : successors_[static_cast<std::size_t>(l)]) {
+    auto& succ = launches_[static_cast<std::size_t>(s)];
+    if (--succ.unfinished_predecessors == 0 && succ.phase == LaunchPhase::Waiting) {  // (a killed one stays)
+      if (succ.arrival <= now_) release(s);
+      else push(succ.arrival, QArrival, static_cast<std::uint32_t>(s));
+    }
+  }
 }
 
 TimeNs Engine::block_duration(const LaunchState& l, std::int32_t block, int sm) const {
@@ -346,7 +354,10 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
       b.resumed = true;
       b.done_before = sb.done;
       b.total = sb.total;
-      b.restore = view.switch_time(l);
+      // The restore waits for the SM's channel (other saves or restores), then takes switch_time.
+      const TimeNs channel = std::max(now_, s.switch_channel_free) + view.switch_time(l);
+      s.switch_channel_free = channel;
+      b.restore = channel - now_;
       b.end = now_ + b.restore + (b.total - b.done_before);
     } else {
       if (!launch.flushed.empty()) {
@@ -410,9 +421,37 @@ void Engine::do_switch(std::int32_t slot) {
   b.done_before = std::min(b.total, b.done_before + worked);
   b.state = BlockState::Saving;
   b.restore = now_;  // remembered as the request time for the latency statistic
-  b.end = now_ + view.switch_time(b.launch);
+  auto& channel = sms_[static_cast<std::size_t>(b.sm)].switch_channel_free;
+  b.end = std::max(now_, channel) + view.switch_time(b.launch);
+  channel = b.end;
   ++stats_.preemptions;
   push(b.end, QSaved, static_cast<std::uint32_t>(slot), b.generation);
+}
+
+void Engine::do_kill(std::int32_t l) {
+  if (l < 0 || l >= static_cast<std::int32_t>(launches_.size())) refuse(fmt::format("kill of unknown launch {}", l));
+  auto& launch = launches_[static_cast<std::size_t>(l)];
+  if (launch.phase == LaunchPhase::Finished)
+    refuse(fmt::format("kill of launch '{}', which has finished", specs_[static_cast<std::size_t>(l)].id));
+  if (launch.resident > 0) {
+    std::vector<std::int32_t> mine;
+    for (std::size_t sm = 0; sm < sms_.size(); ++sm) {
+      if (launch.resident_per_sm[sm] == 0) continue;
+      for (const std::int32_t slot : sms_[sm].residents)
+        if (slots_[static_cast<std::size_t>(slot)].launch == l) mine.push_back(slot);
+    }
+    for (const std::int32_t slot : mine) {
+      const auto& b = slots_[static_cast<std::size_t>(slot)];
+      stats_.wasted_work += (now_ - b.start) + b.done_before;
+      finish_block(slot, PieceOutcome::Killed, now_);
+    }
+  }
+  launch.flushed.clear();
+  launch.suspended.clear();
+  launch.next_block = launch.dispatch_limit = launch.total_blocks;
+  launch.killed = true;
+  ++stats_.killed_launches;
+  finish_launch(l);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -488,6 +527,7 @@ void Actions::undrain_sm(int sm) {
 
 void Actions::flush(std::int32_t slot) { e_.do_flush(slot); }
 void Actions::context_switch(std::int32_t slot) { e_.do_switch(slot); }
+void Actions::kill(std::int32_t l) { e_.do_kill(l); }
 
 void Actions::set_timer(TimeNs at, std::int64_t tag) {
   if (at < e_.now_) e_.refuse(fmt::format("timer at t={} ns, in the past", at));

@@ -103,7 +103,9 @@ struct LaunchState {
   std::vector<char> allowed_sms;     // empty: every SM; else allowed_sms[sm] != 0
   int gpu = -1;                      // the GPU its blocks run on, once the first is dispatched
   LaunchPhase phase = LaunchPhase::Waiting;
+  bool killed = false;               // finished by Actions::kill, not by completing its blocks
   int unfinished_predecessors = 0;
+  TimeNs deadline = -1;              // absolute, -1: none (policies may act on it; the engine does not)
   TimeNs arrival = 0, release = -1, first_dispatch = -1, finish = -1;
   TimeNs alone = 0;
   std::uint64_t draw_base = 0;       // seeds the draws of its unrecorded blocks
@@ -122,6 +124,8 @@ struct SmState {
   int index = 0;  // within its GPU
   int threads = 0, warps = 0, registers = 0, shared_memory = 0, blocks = 0;  // in use
   bool draining = false;
+  // Context saves and restores of one SM share its bandwidth: they queue one after another on this channel.
+  TimeNs switch_channel_free = 0;
   std::vector<std::int32_t> residents;  // resident block slots (no particular order)
   // Statistics for utilisation and occupancy over time.
   TimeNs busy_since = 0, busy_time = 0, last_change = 0;
@@ -205,7 +209,12 @@ class Actions {
   void drain_sm(int sm);    // stop accepting blocks; SmDrained once empty
   void undrain_sm(int sm);  // accept blocks again
   void flush(std::int32_t slot);           // drop a still-idempotent block; it reruns from its start
-  void context_switch(std::int32_t slot);  // save a block's context; it resumes later, maybe elsewhere
+  // Saves a block's context; it resumes later, maybe elsewhere. Saves and restores on one SM queue on its
+  // bandwidth (switch_time each), so switching k blocks of an SM takes k x switch_time in all.
+  void context_switch(std::int32_t slot);
+  // Ends a launch now: its resident blocks are dropped (outcome killed), nothing more of it issues, and it
+  // finishes (LaunchFinished) with `killed` set; its successors are released as after a normal finish.
+  void kill(std::int32_t l);
   void set_timer(TimeNs at, std::int64_t tag);
 
  private:
@@ -216,7 +225,10 @@ struct EngineStats {
   std::int64_t events = 0;
   std::int64_t preemptions = 0;
   TimeNs wasted_work = 0;
-  std::vector<TimeNs> preemption_latencies;  // drain request to SM empty; switch request to saved
+  // Drain request to SM empty; for a context switch on an SM that is not being drained, switch request to
+  // saved (policies that preempt whole SMs drain them and get one latency per SM).
+  std::vector<TimeNs> preemption_latencies;
+  std::int64_t killed_launches = 0;
 };
 
 class Engine {
@@ -252,6 +264,7 @@ class Engine {
   void apply(const QueuedEvent& ev);
   void release(std::int32_t l);
   void finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end);
+  void finish_launch(std::int32_t l);
   void account(SmState& sm);  // integrates statistics up to now_
   void take(SmState& sm, const BlockFootprint& f, int sign);
   void mark_freed(int sm);
@@ -267,6 +280,7 @@ class Engine {
   bool accepts(const LaunchState& launch, int sm, std::int64_t count) const;
   void do_flush(std::int32_t slot);
   void do_switch(std::int32_t slot);
+  void do_kill(std::int32_t l);
 
   EngineConfig config_;
   std::vector<LaunchSpec> specs_;

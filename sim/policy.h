@@ -4,6 +4,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/workload.h"
@@ -30,6 +31,8 @@ class Policy {
     return std::nullopt;
   }
   virtual void on_events(const EngineView& view, std::span<const EngineEvent> events, Actions& actions) = 0;
+  // Figures particular to the policy, read once after the run (RunResult::policy_metrics).
+  virtual std::vector<std::pair<std::string, double>> metrics() const { return {}; }
 };
 
 }  // namespace gpusched::sim

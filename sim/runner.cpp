@@ -206,7 +206,8 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     out.finish = ls.finish;
     out.alone = ls.alone;
     out.blocks = ls.total_blocks;
-    out.deadline_missed = w.launches[i].deadline && ls.finish > *w.launches[i].deadline;
+    out.killed = ls.killed;
+    out.deadline_missed = w.launches[i].deadline && (ls.killed || ls.finish > *w.launches[i].deadline);
     result.launches.push_back(out);
     const auto fractions = sm_fractions(gpu, ls.footprint);
     for (std::size_t r = 0; r < area.size(); ++r) area[r] += alone[i].block_time * fractions[r];
@@ -237,6 +238,7 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     m.max_preemption_latency = *std::max_element(st.preemption_latencies.begin(), st.preemption_latencies.end());
   }
   result.events = st.events;
+  result.policy_metrics = policy->metrics();
   return result;
 }
 

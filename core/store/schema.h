@@ -69,7 +69,7 @@ CREATE TABLE launches (
 ) WITHOUT ROWID;
 CREATE TABLE piece_outcomes (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 INSERT INTO piece_outcomes VALUES (0, 'completed'), (1, 'drained'), (2, 'flushed'), (3, 'switched_out'),
-  (4, 'switched_in');
+  (4, 'switched_in'), (5, 'killed');
 CREATE TABLE blocks (
   run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
   seq INTEGER NOT NULL,
@@ -79,7 +79,7 @@ CREATE TABLE blocks (
   sm INTEGER NOT NULL,
   start_ns INTEGER NOT NULL,
   end_ns INTEGER NOT NULL,
-  outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 4),
+  outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 5),
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE validations (
@@ -90,7 +90,28 @@ CREATE TABLE validations (
 );
 )sql";
 
-// Tables every version-1 store has; open() checks them.
+// Version 1 -> 2: pieces may be 'killed' (a launch killed at its deadline). SQLite cannot change a CHECK
+// constraint, so the blocks table is rebuilt; run by open() in one transaction when a writer opens a v1 file.
+inline constexpr const char* kMigrate1To2 = R"sql(
+CREATE TABLE blocks_v2 (
+  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  launch INTEGER NOT NULL,
+  block INTEGER NOT NULL,
+  gpu INTEGER NOT NULL,
+  sm INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 5),
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+INSERT INTO blocks_v2 SELECT * FROM blocks;
+DROP TABLE blocks;
+ALTER TABLE blocks_v2 RENAME TO blocks;
+INSERT OR IGNORE INTO piece_outcomes VALUES (5, 'killed');
+)sql";
+
+// Tables every store has; open() checks them.
 inline constexpr const char* kTables[] = {"runs", "metrics", "launches", "piece_outcomes", "blocks", "validations"};
 
 // Column lists (without run ids), shared by the writer, the reader and the merge.

@@ -68,6 +68,12 @@ void check_format(Database& db, const std::string& path, bool read_only) {
     if (!s.step() || s.int64(0) != 1)
       throw StoreFormatError(path, fmt::format("damaged gpusched result store: table '{}' is missing", table));
   }
+  if (version == 1 && !read_only) {  // readers take v1 as it is; a writer upgrades it first
+    Transaction t(db);
+    db.exec(schema::kMigrate1To2);
+    db.exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion));
+    t.commit();
+  }
 }
 
 void bind_run(Statement& s, const RunInfo& r) {
@@ -408,7 +414,10 @@ Schedule Store::schedule(std::int64_t run) const {
     p.sm = static_cast<std::int16_t>(s.int64(3));
     p.start = s.int64(4);
     p.end = s.int64(5);
-    p.outcome = static_cast<PieceOutcome>(s.int64(6));
+    const std::int64_t outcome = s.int64(6);
+    if (outcome < 0 || outcome > static_cast<std::int64_t>(PieceOutcome::Killed))
+      throw StoreFormatError(path(), fmt::format("damaged gpusched result store: run {} has a piece with outcome {}", run, outcome));
+    p.outcome = static_cast<PieceOutcome>(outcome);
     out.pieces.push_back(p);
   }
   return out;

@@ -2,12 +2,12 @@
 # Seed 001 Tables 5 and 6: the 56 ordered two-program workloads of the eight ERCBench kernels on the
 # GTX480 preset under fifo, mpmax, srtf, srtf-adaptive and sjf; STP, ANTT and StrictF averaged over the
 # workloads (arithmetic mean, and geometric mean in parentheses).
-# Usage: docs/repro/ercbench-pairs.sh [GPUSCHED]   (from the repository root)
+# Usage: [POLICIES=a,b,...] docs/repro/ercbench-pairs.sh [GPUSCHED]   (from the repository root)
 set -euo pipefail
 G=${1:-./build/sim/gpusched}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-policies=fifo,mpmax,srtf,srtf-adaptive,sjf
+policies=${POLICIES:-fifo,mpmax,srtf,srtf-adaptive,sjf}
 
 run_setting() {  # title, gen-pairs arguments...
   local title=$1

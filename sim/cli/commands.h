@@ -16,6 +16,8 @@ void add_validate_command(CLI::App& app);
 void add_gen_command(CLI::App& app);
 void add_gen_pairs_command(CLI::App& gen);
 void add_gen_kernelet_command(CLI::App& gen);
+void add_gen_chimera_command(CLI::App& gen);     // gen chimera-rt
+void add_chimera_commands(CLI::App& app);        // chimera-rt, chimera-pairs
 void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);

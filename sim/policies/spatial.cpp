@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "sim/policies/issue.h"
+#include "sim/policies/smart_even.h"
 #include "sim/policy.h"
 #include "sim/registry.h"
 
@@ -59,32 +60,15 @@ class SpatialPolicy final : public Policy {
       std::vector<std::int32_t> launches;
       for (const std::int32_t l : v.active())
         if (gpu_of_[static_cast<std::size_t>(l)] == gpu && v.launch(l).issuable() > 0) launches.push_back(l);
-      // Smart Even: water-filling of SMs over the launches' needs.
-      std::vector<int> need(launches.size()), quota(launches.size(), 0);
+      // Smart Even: water-filling of SMs over the launches' needs; SMs nobody needs for a full wave still
+      // go to launches with blocks to issue, so none idles.
+      std::vector<int> need(launches.size());
       for (std::size_t i = 0; i < launches.size(); ++i) {
         const auto& L = v.launch(launches[i]);
         const std::int64_t per_sm = std::max(1, std::min(L.residency, L.residency_cap));
         need[i] = static_cast<int>(std::min<std::int64_t>(per_gpu, (L.issuable() + per_sm - 1) / per_sm));
       }
-      int left = per_gpu;
-      std::vector<std::size_t> open;
-      for (std::size_t i = 0; i < launches.size(); ++i) open.push_back(i);
-      while (left > 0 && !open.empty()) {
-        const int share = std::max(1, left / static_cast<int>(open.size()));
-        std::vector<std::size_t> still;
-        int given = 0;
-        for (std::size_t i : open) {
-          const int give = std::min({share, need[i] - quota[i], left - given});
-          quota[i] += give;
-          given += give;
-          if (quota[i] < need[i]) still.push_back(i);
-        }
-        left -= given;
-        if (given == 0) break;
-        open.swap(still);
-      }
-      // SMs nobody needs for a full wave still go to launches with blocks to issue, so none idles.
-      for (std::size_t i = 0; left > 0 && !launches.empty(); i = (i + 1) % launches.size(), --left) ++quota[i];
+      const std::vector<int> quota = smart_even_quotas(need, per_gpu, true);
       // Keep current owners where quotas allow, then hand free SMs out in launch order.
       std::vector<int> have(launches.size(), 0);
       std::vector<std::int32_t> free_sms;

@@ -10,6 +10,11 @@
 // if predictions change. Queued launches are sampled one at a time in arrival order. `sampling=false` is
 // the paper's zero-sampling experiment: remaining times come from the true time alone.
 //
+// srtf-chimera (not in either paper): as srtf, but a hand-off does not wait for the running launch's blocks:
+// when SRTF switches to a shorter launch while the running one still has blocks to issue, every SM holding
+// the running launch's blocks is preempted with Chimera's per-block choice (Algorithm 1 lines 2-17) under
+// the latency limit; the preempted blocks are issued first when their launch runs again.
+//
 // srtf-adaptive: as srtf, but when the predicted slowdowns of the active launches under SRTF differ by
 // more than `threshold`, it shares the GPU: the launch with the shortest remaining time is limited to
 // `residency_limit` blocks per SM and the others fill the rest.
@@ -18,6 +23,7 @@
 #include <optional>
 
 #include "core/simple_slicing.h"
+#include "sim/policies/chimera_preemption.h"
 #include "sim/policies/issue.h"
 #include "sim/policy.h"
 #include "sim/registry.h"
@@ -27,13 +33,22 @@ namespace {
 
 class SrtfPolicy final : public Policy {
  public:
-  SrtfPolicy(const Params& p, bool adaptive)
+  SrtfPolicy(const Params& p, bool adaptive, bool preempt = false)
       : adaptive_(adaptive),
+        preempt_(preempt),
         sampling_enabled_(p.get_bool("sampling")),
         threshold_(adaptive ? p.get_double("threshold") : 0.0),
-        residency_limit_(adaptive ? static_cast<int>(p.get_int("residency_limit")) : INT_MAX) {}
+        residency_limit_(adaptive ? static_cast<int>(p.get_int("residency_limit")) : INT_MAX) {
+    using chimera::Technique;
+    if (preempt_)
+      preemptor_.emplace(preemption_settings(p, {Technique::Flush, Technique::Drain, Technique::Switch}, Technique::Switch));
+  }
 
-  std::string name() const override { return adaptive_ ? "srtf-adaptive" : "srtf"; }
+  std::string name() const override { return preempt_ ? "srtf-chimera" : adaptive_ ? "srtf-adaptive" : "srtf"; }
+
+  std::vector<std::pair<std::string, double>> metrics() const override {
+    return preemptor_ ? preemptor_->metrics() : std::vector<std::pair<std::string, double>>{};
+  }
 
   void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
     if (!predictor_) {
@@ -41,7 +56,12 @@ class SrtfPolicy final : public Policy {
       all_ = all_sms(v);
     }
     bool changed = observe(v, events);
+    if (preemptor_) preemptor_->observe(v, events);
+    const std::int32_t before = running_;
     changed |= decide(v);
+    if (preemptor_ && before >= 0 && running_ != before && running_ >= 0 && v.launch(before).phase == LaunchPhase::Released &&
+        v.launch(before).issuable() > 0)
+      hand_off(v, a, before);
     if (adaptive_) changed |= adapt(v, a);
     dispatch(v, a, changed ? std::span<const std::int32_t>(all_) : std::span<const std::int32_t>(v.freed_sms()));
   }
@@ -177,6 +197,16 @@ class SrtfPolicy final : public Policy {
     return true;
   }
 
+  // srtf-chimera: the launch SRTF just stopped gives up every SM it holds (except the sample SM), each block
+  // by the technique Chimera picks for it under the latency limit.
+  void hand_off(const EngineView& v, Actions& a, std::int32_t from) {
+    for (int sm = 0; sm < v.sm_count(); ++sm) {
+      if ((sampling_ >= 0 && sm == sample_sm_) || v.launch(from).resident_per_sm[static_cast<std::size_t>(sm)] == 0)
+        continue;
+      preemptor_->apply(preemptor_->plan_sm(v, from, sm), a);
+    }
+  }
+
   void fill(const EngineView& v, Actions& a, std::int32_t l, int sm) {
     const std::int64_t n = a.fill(l, sm);
     for (std::int64_t i = 0; i < n; ++i) predictor_->on_block_start(l, sm, v.now());
@@ -196,6 +226,8 @@ class SrtfPolicy final : public Policy {
   }
 
   const bool adaptive_;
+  const bool preempt_;
+  std::optional<ChimeraPreemptor> preemptor_;
   const bool sampling_enabled_;
   const double threshold_;
   const int residency_limit_;
@@ -231,3 +263,14 @@ GPUSCHED_REGISTER_PLUGIN(
         {"residency_limit", gpusched::sim::ParamType::Int, "3",
          "blocks per SM of the fastest launch while sharing"}}),
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::SrtfPolicy>(p, true); })
+
+GPUSCHED_REGISTER_PLUGIN(
+    gpusched::sim::Policy, srtf_chimera, "srtf-chimera",
+    "SRTF whose hand-offs preempt the running launch with Chimera's per-block flush/drain/switch choice under "
+    "a latency limit (beyond seeds 001 and 003)",
+    [] {
+      std::vector<gpusched::sim::ParamSpec> p{gpusched::sim::sampling_param()};
+      for (auto& x : gpusched::sim::preemption_params()) p.push_back(x);
+      return p;
+    }(),
+    [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::SrtfPolicy>(p, false, true); })

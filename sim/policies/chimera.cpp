@@ -1,0 +1,283 @@
+// chimera, preempt-switch, preempt-drain, preempt-flush: preemptive spatial multitasking (seed 003).
+//
+// The kernel scheduler splits each GPU's SMs among the running launches with Smart Even (section 4). When
+// a launch is owed SMs and no SM is free, the launches holding more than their quota give SMs up: Chimera's
+// Algorithm 1 picks which SMs and, per resident block, which technique (flush, drain or context switch)
+// meets the latency limit at the least throughput overhead. The single-technique policies run the same
+// partitioning and selection with one technique (preempt-flush drains blocks it may not flush). A
+// preempted SM is drained in the engine (it takes no blocks) until its last block is gone; then its new
+// owner fills it. Flushed and switched blocks go back to their launch, which issues them first.
+//
+// Launches with a deadline are killed when they miss it (section 4.1: "the synthetic benchmark is killed
+// if it misses the deadline"), unless kill_at_deadline=false. docs/policies/chimera.md.
+#include <algorithm>
+#include <cmath>
+
+#include "sim/policies/chimera_preemption.h"
+#include "sim/policies/issue.h"
+#include "sim/policies/smart_even.h"
+#include "sim/policy.h"
+#include "sim/registry.h"
+
+namespace gpusched::sim {
+namespace {
+
+using chimera::Technique;
+
+class ChimeraPolicy final : public Policy {
+ public:
+  ChimeraPolicy(std::string name, const Params& p, std::vector<Technique> techniques, Technique fallback)
+      : name_(std::move(name)),
+        preemptor_(preemption_settings(p, std::move(techniques), fallback)),
+        kill_at_deadline_(p.get_bool("kill_at_deadline")) {}
+
+  std::string name() const override { return name_; }
+
+  void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
+    if (all_.empty()) init(v);
+    preemptor_.observe(v, events);
+    bool repartition = false;
+    for (const auto& e : events) {
+      switch (e.kind) {
+        case EventKind::LaunchReleased:
+          repartition = true;
+          if (kill_at_deadline_ && v.launch(e.launch).deadline >= 0)
+            a.set_timer(std::max(v.now(), v.launch(e.launch).deadline), e.launch);
+          break;
+        case EventKind::LaunchFinished:
+          repartition = true;
+          break;
+        case EventKind::Timer: {
+          const auto l = static_cast<std::int32_t>(e.tag);
+          if (v.launch(l).phase != LaunchPhase::Finished) {
+            a.kill(l);  // LaunchFinished follows
+            killed_[static_cast<std::size_t>(l)] = 1;
+          }
+          break;
+        }
+        case EventKind::SmDrained: {
+          auto& p = pending_[static_cast<std::size_t>(e.sm)];
+          if (p >= 0) {
+            latencies_.push_back(v.now() - p);
+            p = -1;
+            a.undrain_sm(e.sm);
+            repartition = true;
+          }
+          break;
+        }
+        case EventKind::BlockFinished:
+        case EventKind::BlockSaved:
+          count_ignored_work(e, v.now());
+          break;
+        default:
+          break;
+      }
+    }
+    if (!repartition) repartition = needs_changed(v);
+    if (repartition) partition(v, a);
+    for (const std::int32_t sm : repartition ? std::span<const std::int32_t>(all_) : v.freed_sms()) {
+      const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
+      if (o >= 0 && pending_[static_cast<std::size_t>(sm)] < 0 && v.launch(o).phase == LaunchPhase::Released)
+        a.fill(o, sm);
+    }
+  }
+
+  std::vector<std::pair<std::string, double>> metrics() const override {
+    auto m = preemptor_.metrics();
+    double sum = 0, worst = 0;
+    std::int64_t over = 0;
+    for (const TimeNs t : latencies_) {
+      sum += static_cast<double>(t);
+      worst = std::max(worst, static_cast<double>(t));
+      if (static_cast<double>(t) > preemptor_.settings().latency_limit_ns) ++over;
+    }
+    m.emplace_back("sm_preemption_latency_mean_ns", latencies_.empty() ? 0.0 : sum / static_cast<double>(latencies_.size()));
+    m.emplace_back("sm_preemption_latency_max_ns", worst);
+    m.emplace_back("sm_preemptions_over_limit", static_cast<double>(over));
+    double ignored = 0;
+    for (std::size_t l = 0; l < window_work_.size(); ++l)
+      if (killed_[l]) ignored += window_work_[l];
+    m.emplace_back("ignored_work_ns", ignored);
+    return m;
+  }
+
+ private:
+  void init(const EngineView& v) {
+    all_ = all_sms(v);
+    owner_.assign(all_.size(), -1);
+    pending_.assign(all_.size(), -1);
+    windows_.assign(all_.size(), {});
+    gpu_of_.assign(static_cast<std::size_t>(v.launch_count()), -1);
+    last_need_.assign(static_cast<std::size_t>(v.launch_count()), -1);
+    window_work_.assign(static_cast<std::size_t>(v.launch_count()), 0.0);
+    killed_.assign(static_cast<std::size_t>(v.launch_count()), 0);
+  }
+
+  // SMs a launch can fill: its unfinished blocks (to issue or resident) over its blocks per SM.
+  static int need_of(const EngineView& v, std::int32_t l) {
+    const auto& L = v.launch(l);
+    const std::int64_t per_sm = std::max(1, std::min(L.residency, L.residency_cap));
+    const std::int64_t blocks = L.issuable() + L.resident;
+    return static_cast<int>(std::min<std::int64_t>(v.sms_per_gpu(), (blocks + per_sm - 1) / per_sm));
+  }
+
+  bool needs_changed(const EngineView& v) {
+    bool changed = false;
+    for (const std::int32_t l : v.active()) {
+      const int n = need_of(v, l);
+      if (n != last_need_[static_cast<std::size_t>(l)]) changed = true;
+    }
+    return changed;
+  }
+
+  void partition(const EngineView& v, Actions& a) {
+    const int per_gpu = v.sms_per_gpu();
+    for (auto& o : owner_)
+      if (o >= 0 && v.launch(o).phase != LaunchPhase::Released) o = -1;
+    // Each launch runs on one GPU: a new one goes to the GPU with the fewest running launches.
+    std::vector<int> load(static_cast<std::size_t>(v.gpu_count()), 0);
+    for (const std::int32_t l : v.active())
+      if (gpu_of_[static_cast<std::size_t>(l)] >= 0) ++load[static_cast<std::size_t>(gpu_of_[static_cast<std::size_t>(l)])];
+    for (const std::int32_t l : v.active()) {
+      auto& g = gpu_of_[static_cast<std::size_t>(l)];
+      if (g >= 0) continue;
+      g = v.launch(l).gpu >= 0 ? v.launch(l).gpu
+                               : static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
+      ++load[static_cast<std::size_t>(g)];
+    }
+    for (int gpu = 0; gpu < v.gpu_count(); ++gpu) partition_gpu(v, a, gpu, per_gpu);
+  }
+
+  void partition_gpu(const EngineView& v, Actions& a, int gpu, int per_gpu) {
+    std::vector<std::int32_t> launches;
+    for (const std::int32_t l : v.active())
+      if (gpu_of_[static_cast<std::size_t>(l)] == gpu) launches.push_back(l);
+    std::vector<int> need(launches.size());
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      need[i] = need_of(v, launches[i]);
+      last_need_[static_cast<std::size_t>(launches[i])] = need[i];
+    }
+    const std::vector<int> quota = smart_even_quotas(need, per_gpu, true);
+    const int first = gpu * per_gpu;
+    auto index_of = [&](std::int32_t l) {
+      return static_cast<std::size_t>(std::find(launches.begin(), launches.end(), l) - launches.begin());
+    };
+    std::vector<int> have(launches.size(), 0);
+    std::vector<int> free_sms;
+    for (int sm = first; sm < first + per_gpu; ++sm) {
+      const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
+      if (o < 0) free_sms.push_back(sm);
+      else ++have[index_of(o)];
+    }
+    // Free SMs (including ones still emptying for a launch that has gone) go to launches below quota.
+    std::size_t next_free = 0;
+    for (std::size_t i = 0; i < launches.size(); ++i)
+      while (have[i] < quota[i] && next_free < free_sms.size()) {
+        give(v, free_sms[next_free++], launches[i]);
+        ++have[i];
+      }
+    // Launches still below what they can fill take SMs from launches above their quota, by preemption.
+    for (std::size_t d = 0; d < launches.size(); ++d) {
+      int deficit = std::min(quota[d], need[d]) - have[d];
+      for (std::size_t s = 0; deficit > 0 && s < launches.size(); ++s) {
+        const int surplus = have[s] - quota[s];
+        if (s == d || surplus <= 0) continue;
+        std::vector<int> candidates;
+        for (int sm = first; sm < first + per_gpu; ++sm)
+          if (owner_[static_cast<std::size_t>(sm)] == launches[s] && pending_[static_cast<std::size_t>(sm)] < 0)
+            candidates.push_back(sm);
+        const auto count = static_cast<std::size_t>(std::min(deficit, surplus));
+        for (const auto& plan : preemptor_.select(v, launches[s], candidates, count)) {
+          give(v, plan.sm, launches[d]);
+          pending_[static_cast<std::size_t>(plan.sm)] = v.now();
+          a.drain_sm(plan.sm);
+          preemptor_.apply(plan, a);
+          --have[s];
+          ++have[d];
+          --deficit;
+        }
+      }
+    }
+  }
+
+  // Hands an SM to launch `l`; for a launch with a deadline, the SM's work for others from the latency
+  // limit to the deadline is what the launch would have had (Figure 7's effective throughput).
+  void give(const EngineView& v, int sm, std::int32_t l) {
+    owner_[static_cast<std::size_t>(sm)] = l;
+    const auto& L = v.launch(l);
+    if (L.deadline < 0) return;
+    const auto from = L.release + static_cast<TimeNs>(std::llround(preemptor_.settings().latency_limit_ns));
+    if (from < L.deadline) windows_[static_cast<std::size_t>(sm)].push_back(Window{l, from, L.deadline});
+  }
+
+  void count_ignored_work(const EngineEvent& e, TimeNs now) {
+    if (e.sm < 0) return;
+    for (const auto& w : windows_[static_cast<std::size_t>(e.sm)]) {
+      if (w.owner == e.launch) continue;
+      const TimeNs overlap = std::min(now, w.end) - std::max(e.tag, w.start);
+      if (overlap > 0) window_work_[static_cast<std::size_t>(w.owner)] += static_cast<double>(overlap);
+    }
+  }
+
+  struct Window {
+    std::int32_t owner;
+    TimeNs start, end;
+  };
+
+  std::string name_;
+  ChimeraPreemptor preemptor_;
+  bool kill_at_deadline_;
+  std::vector<std::int32_t> all_, owner_;
+  std::vector<TimeNs> pending_;  // per SM: when its preemption was requested, -1 if none
+  std::vector<int> gpu_of_, last_need_;
+  std::vector<TimeNs> latencies_;
+  std::vector<std::vector<Window>> windows_;
+  std::vector<double> window_work_;
+  std::vector<char> killed_;
+};
+
+std::vector<ParamSpec> chimera_params() {
+  auto p = preemption_params();
+  p.push_back({"kill_at_deadline", ParamType::Bool, "true",
+               "kill a launch with a deadline when it misses it (section 4.1's real-time task)"});
+  return p;
+}
+
+}  // namespace
+}  // namespace gpusched::sim
+
+GPUSCHED_REGISTER_PLUGIN(
+    gpusched::sim::Policy, chimera, "chimera",
+    "Smart Even spatial multitasking with Chimera's collaborative preemption: flush, drain or switch per "
+    "block under a latency limit (seed 003)",
+    gpusched::sim::chimera_params(), [](const gpusched::sim::Params& p) {
+      using gpusched::chimera::Technique;
+      return std::make_unique<gpusched::sim::ChimeraPolicy>(
+          "chimera", p, std::vector<Technique>{Technique::Flush, Technique::Drain, Technique::Switch},
+          Technique::Switch);
+    })
+
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, preempt_switch, "preempt-switch",
+                         "Smart Even spatial multitasking preempting SMs by context switching only (seed 003)",
+                         gpusched::sim::chimera_params(), [](const gpusched::sim::Params& p) {
+                           using gpusched::chimera::Technique;
+                           return std::make_unique<gpusched::sim::ChimeraPolicy>(
+                               "preempt-switch", p, std::vector<Technique>{Technique::Switch}, Technique::Switch);
+                         })
+
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, preempt_drain, "preempt-drain",
+                         "Smart Even spatial multitasking preempting SMs by draining only (seed 003)",
+                         gpusched::sim::chimera_params(), [](const gpusched::sim::Params& p) {
+                           using gpusched::chimera::Technique;
+                           return std::make_unique<gpusched::sim::ChimeraPolicy>(
+                               "preempt-drain", p, std::vector<Technique>{Technique::Drain}, Technique::Drain);
+                         })
+
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, preempt_flush, "preempt-flush",
+                         "Smart Even spatial multitasking preempting SMs by flushing; blocks past their "
+                         "idempotence point are drained (seed 003)",
+                         gpusched::sim::chimera_params(), [](const gpusched::sim::Params& p) {
+                           using gpusched::chimera::Technique;
+                           return std::make_unique<gpusched::sim::ChimeraPolicy>(
+                               "preempt-flush", p, std::vector<Technique>{Technique::Flush}, Technique::Drain);
+                         })

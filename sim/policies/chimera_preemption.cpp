@@ -1,0 +1,137 @@
+#include "sim/policies/chimera_preemption.h"
+
+#include <stdexcept>
+
+namespace gpusched::sim {
+
+using chimera::Technique;
+
+namespace {
+// Instructions a block executes when the profile does not say: any constant works, because Chimera only
+// compares instruction counts of blocks of one kernel and turns them into time through the same kernel's CPI.
+constexpr double kDefaultInstructionsPerBlock = 1000.0;
+
+std::uint64_t block_key(std::int32_t l, std::int32_t block) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(l)) << 32) | static_cast<std::uint32_t>(block);
+}
+}  // namespace
+
+std::vector<ParamSpec> preemption_params() {
+  return {{"latency_limit_us", ParamType::Double, "15", "preemption latency limit (us) the preemption must meet"},
+          {"idempotence", ParamType::String, "relaxed",
+           "when a block may be flushed: relaxed (until its idempotence point) or strict (only kernels "
+           "idempotent throughout)"},
+          {"drain_cpi", ParamType::String, "kernel",
+           "CPI for drain estimates: kernel (the kernel's average over completed blocks, section 3.2) or block "
+           "(each block's own so far; not in the paper)"},
+          {"headroom_us", ParamType::Double, "0",
+           "plan for latency_limit - headroom, leaving room for estimation errors (section 4.1 suggests it; "
+           "not in the paper's runs)"}};
+}
+
+PreemptionSettings preemption_settings(const Params& p, std::vector<Technique> techniques, Technique fallback) {
+  PreemptionSettings s;
+  s.latency_limit_ns = p.get_double("latency_limit_us") * 1000.0;
+  if (!(s.latency_limit_ns >= 0))
+    throw std::invalid_argument("parameter 'latency_limit_us' must be >= 0");
+  const auto& idem = p.get_string("idempotence");
+  if (idem != "relaxed" && idem != "strict")
+    throw std::invalid_argument("parameter 'idempotence' expects relaxed or strict, found \"" + idem + "\"");
+  s.strict_idempotence = idem == "strict";
+  const auto& cpi = p.get_string("drain_cpi");
+  if (cpi != "kernel" && cpi != "block")
+    throw std::invalid_argument("parameter 'drain_cpi' expects kernel or block, found \"" + cpi + "\"");
+  s.block_cpi = cpi == "block";
+  s.headroom_ns = p.get_double("headroom_us") * 1000.0;
+  if (!(s.headroom_ns >= 0) || s.headroom_ns > s.latency_limit_ns)
+    throw std::invalid_argument("parameter 'headroom_us' must be in [0, latency_limit_us]");
+  s.techniques = std::move(techniques);
+  s.fallback = fallback;
+  return s;
+}
+
+void ChimeraPreemptor::observe(const EngineView& v, std::span<const EngineEvent> events) {
+  if (stats_.empty()) stats_.resize(static_cast<std::size_t>(v.launch_count()));
+  for (const auto& e : events) {
+    if (e.kind == EventKind::BlockSaved) interrupted_.insert(block_key(e.launch, e.block));
+    if (e.kind != EventKind::BlockFinished) continue;
+    if (interrupted_.erase(block_key(e.launch, e.block))) continue;  // its last piece is not its duration
+    auto& s = stats_[static_cast<std::size_t>(e.launch)];
+    s.block_ns += static_cast<double>(v.now() - e.tag);
+    ++s.blocks;
+  }
+}
+
+double ChimeraPreemptor::instructions_per_block(const EngineView& v, std::int32_t l) {
+  const auto& k = *v.launch(l).kernel;
+  return k.instructions_per_block && *k.instructions_per_block > 0 ? *k.instructions_per_block
+                                                                   : kDefaultInstructionsPerBlock;
+}
+
+chimera::KernelObservation ChimeraPreemptor::kernel_observation(const EngineView& v, std::int32_t l) const {
+  chimera::KernelObservation k;
+  if (static_cast<std::size_t>(l) >= stats_.size()) return k;
+  const auto& s = stats_[static_cast<std::size_t>(l)];
+  if (s.blocks == 0) return k;  // nothing measured yet: drain costs unknown
+  k.instructions_per_block = instructions_per_block(v, l);
+  k.ns_per_instruction = s.block_ns / (static_cast<double>(s.blocks) * k.instructions_per_block);
+  return k;
+}
+
+chimera::SmPlan ChimeraPreemptor::plan_sm(const EngineView& v, std::int32_t victim, int sm) const {
+  const auto& launch = v.launch(victim);
+  const double per_block = instructions_per_block(v, victim);
+  const double until = launch.kernel->idempotent_until;
+  std::vector<chimera::BlockObservation> blocks;
+  for (const std::int32_t slot : v.sm(sm).residents) {
+    const auto& b = v.resident(slot);
+    if (b.launch != victim || b.state != BlockState::Running) continue;
+    const double progress = v.progress(slot);
+    chimera::BlockObservation o;
+    o.id = slot;
+    o.executed = progress * per_block;
+    o.flushable = settings_.strict_idempotence ? until >= 1.0 : (until >= 1.0 || progress < until);
+    o.context_bytes = launch.kernel->context_bytes_per_block;
+    if (settings_.block_cpi && progress > 0) o.ns_per_instruction = static_cast<double>(b.total) / per_block;
+    blocks.push_back(o);
+  }
+  chimera::CostModel model;
+  model.switch_bytes_per_ns = static_cast<double>(launch.kernel->context_bytes_per_block) /
+                              std::max<double>(1.0, static_cast<double>(v.switch_time(victim)));
+  if (launch.kernel->context_bytes_per_block == 0) model.switch_bytes_per_ns = 1.0;
+  model.flush_latency_ns = static_cast<double>(v.config().costs.flush_latency);
+  const auto kernel = kernel_observation(v, victim);
+  const auto costs = chimera::estimate_costs(blocks, kernel, model, settings_.techniques);
+  const Technique fallback[] = {settings_.fallback};
+  auto fallback_costs = chimera::estimate_costs(blocks, kernel, model, fallback);
+  if (settings_.fallback == Technique::Flush) fallback_costs.clear();  // a flush cannot be forced
+  return chimera::plan_sm(sm, costs, fallback_costs, target_latency(), blocks.size());
+}
+
+std::vector<chimera::SmPlan> ChimeraPreemptor::select(const EngineView& v, std::int32_t victim,
+                                                      std::span<const int> sms, std::size_t count) const {
+  std::vector<chimera::SmPlan> plans;
+  plans.reserve(sms.size());
+  for (const int sm : sms) plans.push_back(plan_sm(v, victim, sm));
+  return chimera::select_sms(std::move(plans), count, target_latency());
+}
+
+void ChimeraPreemptor::apply(const chimera::SmPlan& plan, Actions& a) {
+  ++sm_plans_;
+  if (plan.latency > settings_.latency_limit_ns) ++sm_plans_late_;
+  for (const auto& c : plan.choices) {
+    ++by_technique_[static_cast<int>(c.technique)];
+    if (c.technique == Technique::Flush) a.flush(c.id);
+    else if (c.technique == Technique::Switch) a.context_switch(c.id);
+  }
+}
+
+std::vector<std::pair<std::string, double>> ChimeraPreemptor::metrics() const {
+  return {{"preempted_sms", static_cast<double>(sm_plans_)},
+          {"preempted_sms_estimated_late", static_cast<double>(sm_plans_late_)},
+          {"blocks_flushed", static_cast<double>(by_technique_[static_cast<int>(Technique::Flush)])},
+          {"blocks_drained", static_cast<double>(by_technique_[static_cast<int>(Technique::Drain)])},
+          {"blocks_switched", static_cast<double>(by_technique_[static_cast<int>(Technique::Switch)])}};
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,15 @@
+// Smart Even SM partitioning (seed 003 section 4, after Adriaens et al.): the SMs of a GPU are split
+// evenly among the launches; a launch that needs fewer than its share gets what it needs and the rest is
+// shared out again (water-filling). Used by `spatial` and by the Chimera policies.
+#pragma once
+#include <span>
+#include <vector>
+
+namespace gpusched::sim {
+
+// Quota of SMs for each launch, in the order given (earlier launches take the remainder of uneven splits).
+// `need[i]`: SMs launch i can fill. With `hand_out_leftover`, SMs nobody needs still go to the launches
+// round-robin from the first, so none idles while any launch has work.
+std::vector<int> smart_even_quotas(std::span<const int> need, int sms, bool hand_out_leftover);
+
+}  // namespace gpusched::sim
