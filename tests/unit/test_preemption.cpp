@@ -253,3 +253,44 @@ TEST(Preemption, FlushOfAResumedBlockLosesTheResumedWorkToo) {
   EXPECT_EQ(engine.stats().wasted_work, 600);
   EXPECT_EQ(engine.launches()[0].finish, 1700);  // block 0 reruns whole from 700
 }
+
+TEST(Preemption, KillEndsALaunchAndReleasesItsSuccessors) {
+  // a: 2 blocks of 1000 ns; b after a; c after b. At 500 the policy kills a (running) and b (waiting):
+  // a's two pieces end killed at 500 (1000 ns lost), b finishes killed without running, and c, released by
+  // b's end, runs 500-1500.
+  auto k = test::kernel("K", 2, 1024, {1000});
+  std::vector<LaunchSpec> specs(3);
+  for (int i = 0; i < 3; ++i) {
+    specs[static_cast<std::size_t>(i)].kernel = k.get();
+    specs[static_cast<std::size_t>(i)].id = std::string(1, static_cast<char>('a' + i));
+    if (i > 0) specs[static_cast<std::size_t>(i)].predecessors = {static_cast<std::size_t>(i - 1)};
+  }
+  Engine engine(EngineConfig{test::gpu_with_sms("h100", 1), 1, 1, nullptr, {}}, specs);
+  Recorder rec;
+  engine.add_observer(&rec);
+  struct P final : Policy {
+    std::string name() const override { return "killer"; }
+    void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
+      for (const auto& e : events) {
+        if (e.kind == EventKind::LaunchReleased && e.launch == 0) a.set_timer(500, 1);
+        if (e.kind == EventKind::Timer) {
+          a.kill(0);
+          a.kill(1);
+          EXPECT_THROW(a.kill(0), ActionError);  // already finished
+        }
+      }
+      for (const std::int32_t l : v.active()) a.fill(l, 0);
+    }
+  } policy;
+  engine.run(policy);
+  EXPECT_TRUE(engine.launches()[0].killed);
+  EXPECT_TRUE(engine.launches()[1].killed);
+  EXPECT_FALSE(engine.launches()[2].killed);
+  EXPECT_EQ(engine.launches()[1].finish, 500);
+  EXPECT_EQ(engine.launches()[2].finish, 1500);
+  EXPECT_EQ(engine.stats().wasted_work, 1000);
+  EXPECT_EQ(engine.stats().killed_launches, 2);
+  ASSERT_EQ(rec.pieces.size(), 4u);
+  EXPECT_EQ(rec.pieces[0].outcome, PieceOutcome::Killed);
+  EXPECT_EQ(rec.pieces[1].outcome, PieceOutcome::Killed);
+}

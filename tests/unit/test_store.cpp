@@ -266,3 +266,49 @@ TEST(Store, RefusesFilesThatAreNotStores) {
   std::filesystem::create_directory(dir);
   expect_error(dir, Store::Mode::ReadWrite, "is a directory");
 }
+
+TEST(Store, Version1StoresAreReadAndUpgradedForKilledPieces) {
+  // Make a version-1 file: today's schema with the old outcome check (0-4) and user_version 1, one run.
+  const auto c = small();
+  const auto path = temp_path("v1.db");
+  { Store::open(path).write_run(record_of(c, "fifo", 1, true)); }
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    const char* downgrade =
+        "BEGIN; CREATE TABLE b1 (run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE, seq INTEGER NOT "
+        "NULL, launch INTEGER NOT NULL, block INTEGER NOT NULL, gpu INTEGER NOT NULL, sm INTEGER NOT NULL, start_ns "
+        "INTEGER NOT NULL, end_ns INTEGER NOT NULL, outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 4), "
+        "PRIMARY KEY (run_id, seq)) WITHOUT ROWID; INSERT INTO b1 SELECT * FROM blocks; DROP TABLE blocks; ALTER "
+        "TABLE b1 RENAME TO blocks; DELETE FROM piece_outcomes WHERE code = 5; PRAGMA user_version = 1; COMMIT;";
+    ASSERT_EQ(sqlite3_exec(db, downgrade, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  // A reader takes it as it is.
+  { EXPECT_EQ(Store::open(path, Store::Mode::ReadOnly).list_runs({}).size(), 1u); }
+  // A writer upgrades it, keeps the run, and can store killed pieces.
+  RunResult killed = test::run(c.w, c.gpu, "fifo", 1);
+  killed.schedule.pieces.front().outcome = PieceOutcome::Killed;
+  store::RunInfo info;
+  info.workload = c.w.name;
+  info.policy = "fifo-with-a-kill";
+  info.gpu = c.gpu.name;
+  info.interference = "none";
+  info.key = "killed-run";
+  std::int64_t id = 0;
+  {
+    auto s = Store::open(path);
+    EXPECT_EQ(s.list_runs({}).size(), 1u);
+    id = s.write_run(store::make_run_record(info, c.w, std::move(killed), true));
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(st, 0), 2);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  const auto back = Store::open(path, Store::Mode::ReadOnly).schedule(id);
+  EXPECT_EQ(back.pieces.front().outcome, PieceOutcome::Killed);
+}
