@@ -1,6 +1,8 @@
 // The gpusched command: every malformed-input class gets one exact message and exit code 2.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "sim/runner.h"
@@ -165,4 +167,38 @@ TEST(Cli, ReorderPrintsTheNewOrder) {
   EXPECT_NE(out.find("reordered 32 launches into 32 queues with 32 knapsacks"), std::string::npos) << out;
   EXPECT_EQ(run_cli("reorder -w " + w + " --solver linearized", out), 2);  // table far too large: refused
   EXPECT_NE(out.find("linearised knapsack table too large"), std::string::npos) << out;
+}
+
+TEST(Cli, ChimeraCommandsRunTheScenarioAndThePairs) {
+  const std::string traces = std::string(GPUSCHED_TRACES_DIR) + "/chimera";
+  std::string out;
+  ASSERT_EQ(run_cli("chimera-rt --traces " + traces + " --benchmarks bp --policies preempt-flush,chimera --jobs 1", out), 0)
+      << out;
+  EXPECT_NE(out.find("| bp | 15 | relaxed | chimera | 21 |"), std::string::npos) << out;
+  EXPECT_NE(out.find("| 15 | relaxed | preempt-flush |"), std::string::npos) << out;
+  ASSERT_EQ(run_cli("chimera-pairs --traces " + traces + " --with lud --benchmarks bp --policies chimera", out), 0) << out;
+  EXPECT_NE(out.find("| lud+bp |"), std::string::npos) << out;
+  // Bad input: exit 2 with the reason.
+  EXPECT_EQ(run_cli("chimera-rt --traces " + traces + " --benchmarks nosuch", out), 2);
+  EXPECT_NE(out.find("--benchmarks: no kernels 'nosuch.*'"), std::string::npos) << out;
+  EXPECT_EQ(run_cli("chimera-rt --traces " + traces + " --benchmarks bp --set latency_limit", out), 2);
+  EXPECT_NE(out.find("expected PARAM=VALUE"), std::string::npos) << out;
+  EXPECT_EQ(run_cli("chimera-rt --traces " + traces + " --benchmarks bp --set drain_cpi=maybe", out), 2);
+  EXPECT_NE(out.find("drain_cpi"), std::string::npos) << out;
+}
+
+TEST(Cli, GeneratedRealtimeScenarioValidatesAndSimulates) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gpusched_rt_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string traces = std::string(GPUSCHED_TRACES_DIR) + "/chimera";
+  std::string out;
+  ASSERT_EQ(run_cli("gen chimera-rt --traces " + traces + " --benchmark hs --periods 3 --out " + (dir / "hs.toml").string(),
+                    out),
+            0)
+      << out;
+  EXPECT_TRUE(std::filesystem::exists(dir / "rt.kernel.toml"));
+  ASSERT_EQ(run_cli("validate " + (dir / "hs.toml").string(), out), 0) << out;
+  ASSERT_EQ(run_cli("sim --workload " + (dir / "hs.toml").string() + " --policy chimera,preempt-drain", out), 0) << out;
+  EXPECT_NE(out.find("chimera "), std::string::npos) << out;
+  std::filesystem::remove_all(dir);
 }
