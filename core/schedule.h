@@ -30,8 +30,24 @@ struct BlockPiece {
   friend bool operator==(const BlockPiece&, const BlockPiece&) = default;
 };
 
+// States a launch passes through under time-sharing (seed 004 Fig. 3: the kernel control block), kept as
+// spans beside the block pieces. Finish is the end of the last span.
+enum class PhaseState : std::uint8_t { Wait, RestoreState, ReadyToLaunch, Running, SaveState };
+std::string_view to_string(PhaseState s);
+bool phase_state_from_string(std::string_view s, PhaseState& out);
+
+struct PhaseSpan {
+  TimeNs start = 0;
+  TimeNs end = 0;
+  std::int32_t launch = 0;
+  std::int16_t gpu = -1;  // the GPU the state concerns (-1: none, e.g. waiting in the queue)
+  PhaseState state = PhaseState::Wait;
+  friend bool operator==(const PhaseSpan&, const PhaseSpan&) = default;
+};
+
 struct Schedule {
   std::vector<BlockPiece> pieces;  // in the order pieces ended (ties by SM and slot)
+  std::vector<PhaseSpan> phases;   // launch states set by the policy (time-sharing), in the order they ended
 };
 
 }  // namespace gpusched

@@ -102,6 +102,7 @@ void Engine::run(Policy& policy) {
       freed_.clear();
     }
   }
+  close_phases();
   if (finished_launches_ != static_cast<std::int64_t>(launches_.size())) {
     std::string stuck;
     int shown = 0;
@@ -324,7 +325,9 @@ void Engine::do_dispatch(std::int32_t l, int sm, std::int64_t count) {
                        count, id, sm, room, launch.issuable(), view.resource_room(l, sm), launch.residency_cap,
                        launch.resident_per_sm[static_cast<std::size_t>(sm)],
                        sms_[static_cast<std::size_t>(sm)].draining ? ", SM draining" : "",
-                       launch.gpu >= 0 && launch.gpu != sms_[static_cast<std::size_t>(sm)].gpu ? ", other GPU" : ""));
+                       launch.gpu >= 0 && launch.gpu != sms_[static_cast<std::size_t>(sm)].gpu && !launch.any_gpu
+                           ? ", other GPU"
+                           : ""));
   }
   place_blocks(l, sm, count);
 }
@@ -381,7 +384,7 @@ bool Engine::accepts(const LaunchState& launch, int sm, std::int64_t count) cons
   const auto& s = sms_[static_cast<std::size_t>(sm)];
   if (launch.phase != LaunchPhase::Released || s.draining || launch.issuable() < count) return false;
   if (!launch.allowed_sms.empty() && !launch.allowed_sms[static_cast<std::size_t>(sm)]) return false;
-  if (launch.gpu >= 0 && launch.gpu != s.gpu) return false;
+  if (launch.gpu >= 0 && launch.gpu != s.gpu && !launch.any_gpu) return false;
   const std::int64_t here = launch.resident_per_sm[static_cast<std::size_t>(sm)] + count;
   if (here > launch.residency_cap || here > launch.residency) return false;
   const auto& f = launch.footprint;
@@ -452,6 +455,30 @@ void Engine::do_kill(std::int32_t l) {
   launch.killed = true;
   ++stats_.killed_launches;
   finish_launch(l);
+}
+
+void Engine::do_set_phase(std::int32_t l, int gpu, std::optional<PhaseState> state) {
+  if (l < 0 || l >= static_cast<std::int32_t>(launches_.size())) refuse(fmt::format("phase of unknown launch {}", l));
+  if (gpu < -1 || gpu >= config_.gpu_count) refuse(fmt::format("phase of launch {} on unknown GPU {}", l, gpu));
+  for (std::size_t i = 0; i < open_phases_.size(); ++i) {
+    auto& o = open_phases_[i];
+    if (o.launch != l || o.gpu != gpu) continue;
+    if (state && *state == o.state) return;
+    if (now_ > o.since)
+      for (auto* obs : observers_)
+        obs->on_phase(PhaseSpan{o.since, now_, l, static_cast<std::int16_t>(gpu), o.state});
+    open_phases_.erase(open_phases_.begin() + static_cast<std::ptrdiff_t>(i));
+    break;
+  }
+  if (state) open_phases_.push_back(OpenPhase{l, gpu, *state, now_});
+}
+
+void Engine::close_phases() {
+  for (const auto& o : open_phases_)
+    if (now_ > o.since)
+      for (auto* obs : observers_)
+        obs->on_phase(PhaseSpan{o.since, now_, o.launch, static_cast<std::int16_t>(o.gpu), o.state});
+  open_phases_.clear();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -528,6 +555,11 @@ void Actions::undrain_sm(int sm) {
 void Actions::flush(std::int32_t slot) { e_.do_flush(slot); }
 void Actions::context_switch(std::int32_t slot) { e_.do_switch(slot); }
 void Actions::kill(std::int32_t l) { e_.do_kill(l); }
+void Actions::set_phase(std::int32_t l, int gpu, std::optional<PhaseState> state) { e_.do_set_phase(l, gpu, state); }
+void Actions::allow_any_gpu(std::int32_t l) {
+  if (l < 0 || l >= static_cast<std::int32_t>(e_.launches_.size())) e_.refuse(fmt::format("allow_any_gpu of unknown launch {}", l));
+  e_.launches_[static_cast<std::size_t>(l)].any_gpu = true;
+}
 
 void Actions::set_timer(TimeNs at, std::int64_t tag) {
   if (at < e_.now_) e_.refuse(fmt::format("timer at t={} ns, in the past", at));

@@ -102,6 +102,7 @@ struct LaunchState {
   int residency_cap = INT_MAX;       // per SM, set by the policy
   std::vector<char> allowed_sms;     // empty: every SM; else allowed_sms[sm] != 0
   int gpu = -1;                      // the GPU its blocks run on, once the first is dispatched
+  bool any_gpu = false;              // its blocks may run on several GPUs (Actions::allow_any_gpu)
   LaunchPhase phase = LaunchPhase::Waiting;
   bool killed = false;               // finished by Actions::kill, not by completing its blocks
   int unfinished_predecessors = 0;
@@ -154,6 +155,7 @@ class EngineObserver {
   virtual ~EngineObserver() = default;
   virtual void on_piece(const BlockPiece& piece) = 0;
   virtual void on_launch_finished(const LaunchState& /*launch*/, TimeNs /*now*/) {}
+  virtual void on_phase(const PhaseSpan& /*span*/) {}
 };
 
 // Read-only view of the state for policies.
@@ -216,6 +218,13 @@ class Actions {
   // finishes (LaunchFinished) with `killed` set; its successors are released as after a normal finish.
   void kill(std::int32_t l);
   void set_timer(TimeNs at, std::int64_t tag);
+  // Lets the launch's blocks run on any GPU, not only the GPU of its first block (time-sharing moves a
+  // launch between GPUs with its state; block-coalesced launches run on several at once).
+  void allow_any_gpu(std::int32_t l);
+  // Records that launch `l` is now in `state` on `gpu` (-1: none); nullopt ends its current state. The
+  // engine closes the previous state of the same (launch, gpu) and hands observers the span: the Schedule
+  // keeps them beside the pieces. States still open when the run ends are closed then.
+  void set_phase(std::int32_t l, int gpu, std::optional<PhaseState> state);
 
  private:
   Engine& e_;
@@ -281,6 +290,8 @@ class Engine {
   void do_flush(std::int32_t slot);
   void do_switch(std::int32_t slot);
   void do_kill(std::int32_t l);
+  void do_set_phase(std::int32_t l, int gpu, std::optional<PhaseState> state);
+  void close_phases();
 
   EngineConfig config_;
   std::vector<LaunchSpec> specs_;
@@ -311,6 +322,13 @@ class Engine {
   };
   EventBatch batch_, delivered_;
   std::vector<TimeNs> drain_requested_;  // per SM, -1 when not draining
+  struct OpenPhase {
+    std::int32_t launch;
+    int gpu;
+    PhaseState state;
+    TimeNs since;
+  };
+  std::vector<OpenPhase> open_phases_;  // few at a time (the tenants of a time-shared GPU)
   std::vector<EngineObserver*> observers_;
   EngineStats stats_;
   std::string policy_name_;
@@ -362,7 +380,7 @@ inline std::int64_t EngineView::room_for(std::int32_t l, int sm) const {
   const auto& s = e_.sms_[static_cast<std::size_t>(sm)];
   if (launch.phase != LaunchPhase::Released || s.draining) return 0;
   if (!launch.allowed_sms.empty() && !launch.allowed_sms[static_cast<std::size_t>(sm)]) return 0;
-  if (launch.gpu >= 0 && launch.gpu != s.gpu) return 0;
+  if (launch.gpu >= 0 && launch.gpu != s.gpu && !launch.any_gpu) return 0;
   const int resident_here = launch.resident_per_sm[static_cast<std::size_t>(sm)];
   // Never more of one kernel than the occupancy calculator allows it alone (register sub-partitions make
   // the per-SM sum rule slightly optimistic for a single kernel).

@@ -20,6 +20,10 @@ class ScheduleRecorder final : public EngineObserver {
     schedule_.pieces.push_back(p);
     schedule_.pieces.back().launch = static_cast<std::int32_t>(to_workload_[static_cast<std::size_t>(p.launch)]);
   }
+  void on_phase(const PhaseSpan& span) override {
+    schedule_.phases.push_back(span);
+    schedule_.phases.back().launch = static_cast<std::int32_t>(to_workload_[static_cast<std::size_t>(span.launch)]);
+  }
 
  private:
   Schedule& schedule_;
@@ -34,6 +38,11 @@ class MappedObserver final : public EngineObserver {
     BlockPiece q = p;
     q.launch = static_cast<std::int32_t>(map_[static_cast<std::size_t>(p.launch)]);
     inner_.on_piece(q);
+  }
+  void on_phase(const PhaseSpan& span) override {
+    PhaseSpan q = span;
+    q.launch = static_cast<std::int32_t>(map_[static_cast<std::size_t>(span.launch)]);
+    inner_.on_phase(q);
   }
 
  private:

@@ -111,6 +111,30 @@ void write_perfetto_json(const std::string& path, const Schedule& s, const Workl
                             {"args", {{"sort_index", tid}}}});
     }
   }
+  // Launch phases (time-sharing states): a process of their own, one track per (launch, GPU).
+  constexpr int kPhasePid = 1'000'000;
+  std::map<std::pair<int, int>, bool> phase_tracks;
+  for (const auto& ph : s.phases) {
+    const auto& l = w.launches[static_cast<std::size_t>(ph.launch)];
+    const int tid = ph.launch * 64 + ph.gpu + 1;
+    phase_tracks[{ph.launch, ph.gpu}] = true;
+    events.push_back(json{{"name", std::string(to_string(ph.state))},
+                          {"cat", "phase"},
+                          {"ph", "X"},
+                          {"pid", kPhasePid},
+                          {"tid", tid},
+                          {"ts", us(ph.start)},
+                          {"dur", us(ph.end - ph.start)},
+                          {"args", {{"launch", l.id}, {"gpu", ph.gpu}, {"state", std::string(to_string(ph.state))}}}});
+  }
+  for (const auto& [key, _] : phase_tracks) {
+    const int tid = key.first * 64 + key.second + 1;
+    const auto& l = w.launches[static_cast<std::size_t>(key.first)];
+    events.push_back(json{{"name", "thread_name"}, {"ph", "M"}, {"pid", kPhasePid}, {"tid", tid},
+                          {"args", {{"name", key.second >= 0 ? fmt::format("{} on GPU {}", l.id, key.second) : l.id}}}});
+  }
+  if (!phase_tracks.empty())
+    events.push_back(json{{"name", "process_name"}, {"ph", "M"}, {"pid", kPhasePid}, {"args", {{"name", "launch states"}}}});
   std::map<int, bool> gpus;
   for (const auto& [key, _] : slots_per_sm) gpus[key.first] = true;
   for (const auto& [g, _] : gpus)
@@ -124,9 +148,28 @@ void write_perfetto_json(const std::string& path, const Schedule& s, const Workl
   f.commit();
 }
 
+std::string phases_csv_path(const std::string& schedule_csv) {
+  const bool csv = schedule_csv.size() >= 4 && schedule_csv.compare(schedule_csv.size() - 4, 4, ".csv") == 0;
+  return (csv ? schedule_csv.substr(0, schedule_csv.size() - 4) : schedule_csv) + ".phases.csv";
+}
+
+void write_phases_csv(const std::string& path, const Schedule& s, const Workload& w) {
+  AtomicFile f(path);
+  std::string buf = "launch,gpu,state,start_ns,end_ns\n";
+  for (const auto& p : s.phases)
+    fmt::format_to(std::back_inserter(buf), "{},{},{},{},{}\n", w.launches[static_cast<std::size_t>(p.launch)].id, p.gpu,
+                   to_string(p.state), p.start, p.end);
+  f.write(buf);
+  f.commit();
+}
+
 void write_timeline(const std::string& path, const Schedule& s, const Workload& w, const GpuSpec& gpu) {
-  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) write_perfetto_json(path, s, w, gpu);
-  else write_schedule_csv(path, s, w);
+  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0) {
+    write_perfetto_json(path, s, w, gpu);
+    return;
+  }
+  write_schedule_csv(path, s, w);
+  if (!s.phases.empty()) write_phases_csv(phases_csv_path(path), s, w);
 }
 
 CsvScheduleStream::CsvScheduleStream(const std::string& path, const Workload& w) : file_(path), workload_(w) {

@@ -16,7 +16,12 @@ namespace gpusched::sim {
 std::string schedule_csv_header();
 void write_schedule_csv(const std::string& path, const Schedule& s, const Workload& w);
 void write_perfetto_json(const std::string& path, const Schedule& s, const Workload& w, const GpuSpec& gpu);
-// Picks the format by extension: .json is Perfetto, anything else CSV.
+// Launch phases (time-sharing states) as CSV: "launch,gpu,state,start_ns,end_ns".
+void write_phases_csv(const std::string& path, const Schedule& s, const Workload& w);
+// Where write_timeline puts the phases beside a Schedule CSV: x.csv -> x.phases.csv.
+std::string phases_csv_path(const std::string& schedule_csv);
+// Picks the format by extension: .json is Perfetto (phases included), anything else CSV (and, when the run
+// has phases, a second CSV of them).
 void write_timeline(const std::string& path, const Schedule& s, const Workload& w, const GpuSpec& gpu);
 
 // Streaming mode: writes each piece as the engine emits it instead of keeping the Schedule.

@@ -82,6 +82,16 @@ CREATE TABLE blocks (
   outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 5),
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE phases (
+  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  launch INTEGER NOT NULL,
+  gpu INTEGER NOT NULL,
+  state INTEGER NOT NULL CHECK (state BETWEEN 0 AND 4),
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
 CREATE TABLE validations (
   live_run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
   predicted_run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
@@ -111,7 +121,21 @@ ALTER TABLE blocks_v2 RENAME TO blocks;
 INSERT OR IGNORE INTO piece_outcomes VALUES (5, 'killed');
 )sql";
 
-// Tables every store has; open() checks them.
+// Version 2 -> 3: launch phases (time-sharing states, seed 004) beside the block pieces.
+inline constexpr const char* kMigrate2To3 = R"sql(
+CREATE TABLE IF NOT EXISTS phases (
+  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  launch INTEGER NOT NULL,
+  gpu INTEGER NOT NULL,
+  state INTEGER NOT NULL CHECK (state BETWEEN 0 AND 4),
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+)sql";
+
+// Tables every store has (phases: from version 3); open() checks them.
 inline constexpr const char* kTables[] = {"runs", "metrics", "launches", "piece_outcomes", "blocks", "validations"};
 
 // Column lists (without run ids), shared by the writer, the reader and the merge.
@@ -131,5 +155,7 @@ inline constexpr const char* kLaunchColumns =
 inline constexpr int kLaunchColumnCount = 13;
 inline constexpr const char* kBlockColumns = "seq, launch, block, gpu, sm, start_ns, end_ns, outcome";
 inline constexpr int kBlockColumnCount = 8;
+inline constexpr const char* kPhaseColumns = "seq, launch, gpu, state, start_ns, end_ns";
+inline constexpr int kPhaseColumnCount = 6;
 
 }  // namespace gpusched::store::schema

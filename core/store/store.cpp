@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "core/content_hash.h"
@@ -17,6 +18,7 @@ namespace gpusched::store {
 struct Store::Impl {
   Database db;
   bool read_only = false;
+  bool has_phases = true;  // false for a version 1-2 store opened read-only
 };
 
 namespace {
@@ -33,7 +35,14 @@ std::int64_t pragma_int(const Database& db, const char* name) {
 }
 
 // Classifies the file before anything is written to it.
-void check_format(Database& db, const std::string& path, bool read_only) {
+bool has_table(const Database& db, const char* schema_name, const char* table) {
+  Statement s(db, fmt::format("SELECT count(*) FROM {}.sqlite_master WHERE type = 'table' AND name = ?", schema_name));
+  s.bind(1, table);
+  return s.step() && s.int64(0) == 1;
+}
+
+// Classifies the file before anything is written to it; returns its schema version after any upgrade.
+std::int64_t check_format(Database& db, const std::string& path, bool read_only) {
   std::int64_t app_id = 0, version = 0, tables = 0;
   try {
     app_id = pragma_int(db, "application_id");
@@ -51,7 +60,7 @@ void check_format(Database& db, const std::string& path, bool read_only) {
     db.exec(schema::kCreate);
     db.exec(fmt::format("PRAGMA application_id = {}; PRAGMA user_version = {}", kApplicationId, kSchemaVersion));
     t.commit();
-    return;
+    return kSchemaVersion;
   }
   if (app_id != kApplicationId)
     throw StoreFormatError(path, fmt::format("not a gpusched result store: an SQLite database of another program "
@@ -68,12 +77,17 @@ void check_format(Database& db, const std::string& path, bool read_only) {
     if (!s.step() || s.int64(0) != 1)
       throw StoreFormatError(path, fmt::format("damaged gpusched result store: table '{}' is missing", table));
   }
-  if (version == 1 && !read_only) {  // readers take v1 as it is; a writer upgrades it first
+  if (version >= 3 && !has_table(db, "main", "phases"))
+    throw StoreFormatError(path, "damaged gpusched result store: table 'phases' is missing");
+  if (version < kSchemaVersion && !read_only) {  // readers take older stores as they are; a writer upgrades
     Transaction t(db);
-    db.exec(schema::kMigrate1To2);
+    if (version < 2) db.exec(schema::kMigrate1To2);
+    if (version < 3) db.exec(schema::kMigrate2To3);
     db.exec(fmt::format("PRAGMA user_version = {}", kSchemaVersion));
     t.commit();
+    version = kSchemaVersion;
   }
+  return version;
 }
 
 void bind_run(Statement& s, const RunInfo& r) {
@@ -250,7 +264,7 @@ Store Store::open(const std::string& path, Mode mode) {
   }
   impl->read_only = read_only;
   impl->db.exec("PRAGMA busy_timeout = 30000");
-  check_format(impl->db, path, read_only);
+  impl->has_phases = check_format(impl->db, path, read_only) >= 3;
   impl->db.exec("PRAGMA foreign_keys = ON");
   if (!read_only) {
     // WAL lets readers (the GUI, a report) work while a sweep writes; NORMAL sync is durable across
@@ -327,6 +341,19 @@ std::int64_t Store::write_run(const RunRecord& run, bool* inserted, const std::f
       s.run();
       ++seq;
       if (progress && seq % kProgressEvery == 0) progress(seq);
+    }
+    Statement ph(db, fmt::format("INSERT INTO phases (run_id, {}) VALUES ({})", schema::kPhaseColumns,
+                                 placeholders(schema::kPhaseColumnCount + 1)));
+    std::int64_t pseq = 0;
+    for (const auto& p : run.schedule.phases) {
+      ph.bind(1, id);
+      ph.bind(2, pseq++);
+      ph.bind(3, p.launch);
+      ph.bind(4, static_cast<int>(p.gpu));
+      ph.bind(5, static_cast<int>(p.state));
+      ph.bind(6, p.start);
+      ph.bind(7, p.end);
+      ph.run();
     }
   }
   t.commit();
@@ -420,6 +447,23 @@ Schedule Store::schedule(std::int64_t run) const {
     p.outcome = static_cast<PieceOutcome>(outcome);
     out.pieces.push_back(p);
   }
+  if (impl_->has_phases) {
+    Statement ph(impl_->db,
+                 "SELECT launch, gpu, state, start_ns, end_ns FROM phases WHERE run_id = ? ORDER BY seq");
+    ph.bind(1, run);
+    while (ph.step()) {
+      PhaseSpan p;
+      p.launch = static_cast<std::int32_t>(ph.int64(0));
+      p.gpu = static_cast<std::int16_t>(ph.int64(1));
+      const std::int64_t state = ph.int64(2);
+      if (state < 0 || state > static_cast<std::int64_t>(PhaseState::SaveState))
+        throw StoreFormatError(path(), fmt::format("damaged gpusched result store: run {} has a phase with state {}", run, state));
+      p.state = static_cast<PhaseState>(state);
+      p.start = ph.int64(3);
+      p.end = ph.int64(4);
+      out.phases.push_back(p);
+    }
+  }
   return out;
 }
 
@@ -485,13 +529,20 @@ MergeStats Store::merge_from(const std::string& other_path) {
       db,
       fmt::format("INSERT INTO main.blocks (run_id, {0}) SELECT ?, {0} FROM src.blocks WHERE run_id = ? ORDER BY seq",
                   schema::kBlockColumns));
+  // Stores before version 3 have no phases.
+  std::optional<Statement> copy_phases;
+  if (has_table(db, "src", "phases"))
+    copy_phases.emplace(db, fmt::format("INSERT INTO main.phases (run_id, {0}) SELECT ?, {0} FROM src.phases WHERE "
+                                        "run_id = ? ORDER BY seq",
+                                        schema::kPhaseColumns));
   std::vector<std::int64_t> old_ids;  // collected first: the loop below inserts into the table queried
   while (missing.step()) old_ids.push_back(missing.int64(0));
   for (const std::int64_t old_id : old_ids) {
     copy_run.bind(1, old_id);
     copy_run.run();
     const std::int64_t new_id = db.last_insert_rowid();
-    for (Statement* s : {&copy_metrics, &copy_launches, &copy_blocks}) {
+    for (Statement* s : {&copy_metrics, &copy_launches, &copy_blocks, copy_phases ? &*copy_phases : nullptr}) {
+      if (!s) continue;
       s->bind(1, new_id);
       s->bind(2, old_id);
       s->run();

@@ -21,7 +21,7 @@
 
 namespace gpusched::store {
 
-inline constexpr int kSchemaVersion = 2;  // 2: the 'killed' piece outcome
+inline constexpr int kSchemaVersion = 3;  // 2: the 'killed' piece outcome; 3: launch phases
 // PRAGMA application_id of a gpusched store: "gpsc" in ASCII.
 inline constexpr std::int32_t kApplicationId = 0x67707363;
 

@@ -267,8 +267,9 @@ TEST(Store, RefusesFilesThatAreNotStores) {
   expect_error(dir, Store::Mode::ReadWrite, "is a directory");
 }
 
-TEST(Store, Version1StoresAreReadAndUpgradedForKilledPieces) {
-  // Make a version-1 file: today's schema with the old outcome check (0-4) and user_version 1, one run.
+TEST(Store, Version1StoresAreReadAndUpgradedForKilledPiecesAndPhases) {
+  // Make a version-1 file: today's schema with the old outcome check (0-4), no phases table and
+  // user_version 1, one run.
   const auto c = small();
   const auto path = temp_path("v1.db");
   { Store::open(path).write_run(record_of(c, "fifo", 1, true)); }
@@ -280,7 +281,8 @@ TEST(Store, Version1StoresAreReadAndUpgradedForKilledPieces) {
         "NULL, launch INTEGER NOT NULL, block INTEGER NOT NULL, gpu INTEGER NOT NULL, sm INTEGER NOT NULL, start_ns "
         "INTEGER NOT NULL, end_ns INTEGER NOT NULL, outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 4), "
         "PRIMARY KEY (run_id, seq)) WITHOUT ROWID; INSERT INTO b1 SELECT * FROM blocks; DROP TABLE blocks; ALTER "
-        "TABLE b1 RENAME TO blocks; DELETE FROM piece_outcomes WHERE code = 5; PRAGMA user_version = 1; COMMIT;";
+        "TABLE b1 RENAME TO blocks; DELETE FROM piece_outcomes WHERE code = 5; DROP TABLE phases; PRAGMA user_version = 1; "
+        "COMMIT;";
     ASSERT_EQ(sqlite3_exec(db, downgrade, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
     sqlite3_close(db);
   }
@@ -289,6 +291,7 @@ TEST(Store, Version1StoresAreReadAndUpgradedForKilledPieces) {
   // A writer upgrades it, keeps the run, and can store killed pieces.
   RunResult killed = test::run(c.w, c.gpu, "fifo", 1);
   killed.schedule.pieces.front().outcome = PieceOutcome::Killed;
+  killed.schedule.phases.push_back(PhaseSpan{10, 20, 1, 0, PhaseState::RestoreState});
   store::RunInfo info;
   info.workload = c.w.name;
   info.policy = "fifo-with-a-kill";
@@ -306,9 +309,11 @@ TEST(Store, Version1StoresAreReadAndUpgradedForKilledPieces) {
   sqlite3_stmt* st = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, nullptr);
   ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(st, 0), 2);
+  EXPECT_EQ(sqlite3_column_int(st, 0), store::kSchemaVersion);
   sqlite3_finalize(st);
   sqlite3_close(db);
   const auto back = Store::open(path, Store::Mode::ReadOnly).schedule(id);
   EXPECT_EQ(back.pieces.front().outcome, PieceOutcome::Killed);
+  ASSERT_EQ(back.phases.size(), 1u);
+  EXPECT_EQ(back.phases[0], (PhaseSpan{10, 20, 1, 0, PhaseState::RestoreState}));
 }
