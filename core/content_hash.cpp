@@ -89,6 +89,7 @@ std::string workload_content_hash(const Workload& w) {
     h.add(l.arrival);
     h.add(l.priority);
     h.add(l.deadline.value_or(-1));
+    if (l.block_coalesced) h.add(std::string_view("block_coalesced"));  // only when set: older hashes stay valid
     h.add(static_cast<std::int64_t>(l.after.size()));
     for (auto a : l.after) h.add(static_cast<std::int64_t>(a));
   }

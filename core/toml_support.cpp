@@ -186,6 +186,13 @@ std::string TableReader::string_or(std::string_view key, std::string fallback) c
   return has(key) ? string(key) : fallback;
 }
 
+bool TableReader::boolean_or(std::string_view key, bool fallback) const {
+  if (!has(key)) return fallback;
+  const auto& n = require(key);
+  if (const auto* b = n.as_boolean()) return b->get();
+  fail(key, expected_found("true or false", describe_node(n)));
+}
+
 std::vector<std::string> TableReader::string_array_or_empty(std::string_view key) const {
   std::vector<std::string> out;
   if (!has(key)) return out;

@@ -55,6 +55,7 @@ class TableReader {
   std::optional<double> optional_number(std::string_view key) const;
   std::string string(std::string_view key) const;
   std::string string_or(std::string_view key, std::string fallback) const;
+  bool boolean_or(std::string_view key, bool fallback) const;
   std::vector<std::string> string_array_or_empty(std::string_view key) const;
   std::vector<std::int64_t> integer_array(std::string_view key) const;
   // The node itself (marked as read), or nullptr; for fields whose type varies.

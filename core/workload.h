@@ -20,6 +20,9 @@ struct Launch {
   TimeNs arrival = 0;
   int priority = 0;
   std::optional<TimeNs> deadline;  // absolute time
+  // Its blocks touch disjoint slices of its data, so micro-kernels of it may run on several GPUs at once,
+  // each moving only its slice (seed 004 section IV); only time-sharing policies use it.
+  bool block_coalesced = false;
   std::vector<std::size_t> after;  // explicit dependencies (launch indices)
   int line = 0;                    // where the launch is defined in its file, for messages
 };

@@ -73,6 +73,7 @@ Workload parse_workload(const std::string& text, const std::string& name, const 
     l.arrival = lr.integer_in("arrival_ns", 0, INT64_MAX / 4, 0);
     l.priority = static_cast<int>(lr.integer_in("priority", INT32_MIN, INT32_MAX, 0));
     if (lr.has("deadline_ns")) l.deadline = lr.integer_in("deadline_ns", 0, INT64_MAX / 4);
+    l.block_coalesced = lr.boolean_or("block_coalesced", false);
     const auto after = lr.string_array_or_empty("after");
     for (std::size_t j = 0; j < after.size(); ++j) pending_after[i].emplace_back(after[j], j);
     lr.finish();
@@ -113,6 +114,7 @@ std::string workload_file_text(const Workload& w, const std::vector<std::string>
     out += fmt::format("arrival_ns = {}\n", l.arrival);
     if (l.priority != 0) out += fmt::format("priority = {}\n", l.priority);
     if (l.deadline) out += fmt::format("deadline_ns = {}\n", *l.deadline);
+    if (l.block_coalesced) out += "block_coalesced = true\n";
     if (!l.after.empty()) {
       out += "after = [";
       for (std::size_t j = 0; j < l.after.size(); ++j)

@@ -56,6 +56,7 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     l.alone = s.alone;
     l.unfinished_predecessors = static_cast<int>(s.predecessors.size());
     l.deadline = s.deadline.value_or(-1);
+    l.block_coalesced = s.block_coalesced;
     l.resident_per_sm.assign(static_cast<std::size_t>(total), 0);
   }
   successors_.resize(specs_.size());

@@ -40,6 +40,7 @@ struct LaunchSpec {
   std::vector<std::size_t> predecessors;  // launches that must finish first
   std::uint64_t draw_key = 0;             // identifies the launch's random draws (its workload index)
   TimeNs alone = 0;                       // time alone (oracle), 0 when unknown
+  bool block_coalesced = false;           // see Launch::block_coalesced
 };
 
 // Costs of the preemption mechanisms (the Chimera issue refines the estimates).
@@ -103,6 +104,7 @@ struct LaunchState {
   std::vector<char> allowed_sms;     // empty: every SM; else allowed_sms[sm] != 0
   int gpu = -1;                      // the GPU its blocks run on, once the first is dispatched
   bool any_gpu = false;              // its blocks may run on several GPUs (Actions::allow_any_gpu)
+  bool block_coalesced = false;      // from its LaunchSpec
   LaunchPhase phase = LaunchPhase::Waiting;
   bool killed = false;               // finished by Actions::kill, not by completing its blocks
   int unfinished_predecessors = 0;
