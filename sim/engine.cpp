@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/random.h"
 #include "sim/policy.h"
@@ -38,9 +39,12 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
   freed_mark_.assign(static_cast<std::size_t>(total), 0);
   drain_requested_.assign(static_cast<std::size_t>(total), -1);
   launches_.resize(specs_.size());
+  std::unordered_map<std::string, std::int32_t> tenants;
   for (std::size_t i = 0; i < specs_.size(); ++i) {
     const auto& s = specs_[i];
     auto& l = launches_[i];
+    const std::string tenant = s.tenant.empty() ? "\x01" + s.id : s.tenant;  // unnamed: its own tenant
+    l.tenant = tenants.emplace(tenant, static_cast<std::int32_t>(tenants.size())).first->second;
     l.index = static_cast<std::int32_t>(i);
     l.kernel = s.kernel;
     const auto occ = compute_occupancy(config_.gpu, s.kernel->shape());

@@ -41,6 +41,7 @@ struct LaunchSpec {
   std::uint64_t draw_key = 0;             // identifies the launch's random draws (its workload index)
   TimeNs alone = 0;                       // time alone (oracle), 0 when unknown
   bool block_coalesced = false;           // see Launch::block_coalesced
+  std::string tenant;                     // "" = a tenant of its own
 };
 
 // Costs of the preemption mechanisms (the Chimera issue refines the estimates).
@@ -105,6 +106,7 @@ struct LaunchState {
   int gpu = -1;                      // the GPU its blocks run on, once the first is dispatched
   bool any_gpu = false;              // its blocks may run on several GPUs (Actions::allow_any_gpu)
   bool block_coalesced = false;      // from its LaunchSpec
+  std::int32_t tenant = 0;           // dense tenant id (launches with equal LaunchSpec::tenant share one)
   LaunchPhase phase = LaunchPhase::Waiting;
   bool killed = false;               // finished by Actions::kill, not by completing its blocks
   int unfinished_predecessors = 0;

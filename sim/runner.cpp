@@ -186,6 +186,7 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     s.priority = l.priority;
     s.deadline = l.deadline;
     s.block_coalesced = l.block_coalesced;
+    s.tenant = l.tenant;
     for (const std::size_t p : predecessors[i]) s.predecessors.push_back(to_engine[p]);
     s.draw_key = i;
     s.alone = alone[i].time;

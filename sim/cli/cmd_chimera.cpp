@@ -72,28 +72,6 @@ std::vector<std::string> pick(const std::map<std::string, Benchmark>& all, const
   return out;
 }
 
-// Runs `jobs` tasks on up to `threads` threads; the first exception is rethrown.
-void parallel_for(std::size_t jobs, int threads, const std::function<void(std::size_t)>& task) {
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < jobs;) {
-      try {
-        task(i);
-      } catch (...) {
-        std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-}
-
 // "name=value" settings applied to every compared policy.
 std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
   std::map<std::string, std::string> out;

@@ -1,6 +1,7 @@
 // The `gpusched` subcommands; each file adds one to the CLI11 app.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 
 #include "core/error.h"
@@ -18,6 +19,7 @@ void add_gen_pairs_command(CLI::App& gen);
 void add_gen_kernelet_command(CLI::App& gen);
 void add_gen_chimera_command(CLI::App& gen);     // gen chimera-rt
 void add_chimera_commands(CLI::App& app);        // chimera-rt, chimera-pairs
+void add_sharegpu_command(CLI::App& app);        // sharegpu
 void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
@@ -37,6 +39,9 @@ struct LoadedWorkload {
   GpuSpec gpu;
 };
 LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override);
+
+// Runs `jobs` tasks on up to `threads` threads (0: all cores); the first exception is rethrown.
+void parallel_for(std::size_t jobs, int threads, const std::function<void(std::size_t)>& task);
 
 // Prints collected reader warnings to stderr.
 void print_warnings(const Warnings& w);

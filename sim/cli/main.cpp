@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   gpusched::cli::add_sweep_command(app);
   gpusched::cli::add_kernelet_command(app);
   gpusched::cli::add_chimera_commands(app);
+  gpusched::cli::add_sharegpu_command(app);
   gpusched::cli::add_store_commands(app);
   try {
     app.parse(argc, argv);

@@ -1,6 +1,10 @@
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdio>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "core/gpu_file.h"
 #include "core/workload_io.h"
@@ -31,6 +35,28 @@ std::string format_duration(TimeNs ns) {
   if (ns >= kNsPerMs) return fmt::format("{:.3f} ms", v / 1e6);
   if (ns >= kNsPerUs) return fmt::format("{:.3f} us", v / 1e3);
   return fmt::format("{} ns", ns);
+}
+
+void parallel_for(std::size_t jobs, int threads, const std::function<void(std::size_t)>& task) {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < jobs;) {
+      try {
+        task(i);
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace gpusched::cli

@@ -75,17 +75,27 @@ class TimesharePolicy final : public Policy {
   }
 
  private:
-  enum TimerKind : std::int64_t { kRegistered = 0, kRestored = 1, kSaved = 2, kLaunch = 3 };
-  static std::int64_t tag(TimerKind k, std::int64_t id) { return (id << 2) | k; }
+  enum TimerKind : std::int64_t { kRegistered = 0, kRestored = 1, kSaved = 2, kLaunch = 3, kEvicted = 4 };
+  static std::int64_t tag(TimerKind k, std::int64_t id) { return (id << 3) | k; }
 
-  struct Instance {  // one launch's presence on one GPU: its kernel control block there
+  struct Instance {  // one launch's kernel control block on one GPU
     std::int32_t launch = -1;
     int gpu = -1;
+    int residency = -1;
     PhaseState state = PhaseState::Wait;
-    std::int64_t bytes = 0;     // device memory it holds
-    std::int64_t dirty = 0;     // bytes it saves when it leaves
     std::int64_t left = 0;      // blocks of its micro-kernel not yet dispatched
     std::int64_t running = 0;   // blocks of its micro-kernel dispatched and not finished
+  };
+  // A tenant's state in one GPU's memory. It outlives the launch that brought it: the tenant's next kernel
+  // call finds its data there unless it was saved to make room ("if there are no other processes waiting"
+  // nothing moves).
+  struct Residency {
+    std::int32_t tenant = -1;
+    int gpu = -1;
+    std::int64_t bytes = 0, dirty = 0;
+    int users = 0;               // live instances using it
+    bool saving = false;
+    std::int32_t last_launch = -1;
     bool alive = false;
   };
   struct Gpu {
@@ -98,7 +108,6 @@ class TimesharePolicy final : public Policy {
     gpus_.assign(static_cast<std::size_t>(v.gpu_count()), Gpu{});
     link_free_.assign(shared_link_ ? 1 : static_cast<std::size_t>(v.gpu_count()), 0);
     assigned_.assign(static_cast<std::size_t>(v.launch_count()), 0);
-    instances_of_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     mk_blocks_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     bandwidth_ = pcie_gbps_ > 0 ? pcie_gbps_ : v.gpu().pcie_bandwidth_gbps;
     // Eq. 1, T_slice > (S_prev + S_next) / PCIe: while one launch runs a slice, the launch before it saves
@@ -121,8 +130,8 @@ class TimesharePolicy final : public Policy {
     return std::min<std::int64_t>(L.total_blocks, waves * L.residency * v.sms_per_gpu());
   }
 
-  // Device memory of one instance and what it saves: the whole footprint, or for a block-coalesced launch
-  // the share of one micro-kernel's blocks.
+  // Device memory of launch l's state on one GPU and what it saves: the whole footprint, or for a
+  // block-coalesced launch the share of one micro-kernel's blocks.
   std::pair<std::int64_t, std::int64_t> instance_bytes(const EngineView& v, std::int32_t l) const {
     const auto& L = v.launch(l);
     const auto& k = *L.kernel;
@@ -155,50 +164,107 @@ class TimesharePolicy final : public Policy {
   }
 
   void timer(const EngineView& v, Actions& a, std::int64_t t) {
-    const auto kind = static_cast<TimerKind>(t & 3);
-    const auto id = t >> 2;
-    if (kind == kRegistered) {
-      queue_.push_back(static_cast<std::int32_t>(id));
-      return;
-    }
-    auto& in = instances_[static_cast<std::size_t>(id)];
+    const auto kind = static_cast<TimerKind>(t & 7);
+    const auto id = t >> 3;
     switch (kind) {
-      case kRestored:
+      case kRegistered:
+        queue_.push_back(static_cast<std::int32_t>(id));
+        break;
+      case kRestored: {
+        auto& in = instances_[static_cast<std::size_t>(id)];
         in.state = PhaseState::ReadyToLaunch;
         a.set_phase(in.launch, in.gpu, in.state);
         break;
-      case kSaved:
-        release_instance(a, static_cast<int>(id));
-        queue_.push_back(in.launch);  // RequestTimeSlice for its next micro-kernel
-        a.set_phase(in.launch, -1, PhaseState::Wait);
+      }
+      case kSaved: {  // an instance that yielded: its state is on the host, it asks for its next slice
+        auto& in = instances_[static_cast<std::size_t>(id)];
+        const std::int32_t l = in.launch;
+        free_residency(in.residency);
+        end_instance(a, static_cast<int>(id));
+        queue_.push_back(l);
+        a.set_phase(l, -1, PhaseState::Wait);
         break;
+      }
+      case kEvicted: {  // an idle tenant's state written back to make room
+        auto& r = residencies_[static_cast<std::size_t>(id)];
+        a.set_phase(r.last_launch, r.gpu, std::nullopt);
+        free_residency(static_cast<int>(id));
+        break;
+      }
       case kLaunch:
         dispatch(v, a, static_cast<int>(id));
-        break;
-      default:
         break;
     }
   }
 
-  void release_instance(Actions& a, int id) {
+  int find_residency(std::int32_t tenant, int gpu) const {
+    for (std::size_t i = 0; i < residencies_.size(); ++i) {
+      const auto& r = residencies_[i];
+      if (r.alive && r.tenant == tenant && r.gpu == gpu) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  void free_residency(int id) {
+    auto& r = residencies_[static_cast<std::size_t>(id)];
+    gpus_[static_cast<std::size_t>(r.gpu)].used -= r.bytes;
+    r.alive = false;
+  }
+
+  void end_instance(Actions& a, int id) {
     auto& in = instances_[static_cast<std::size_t>(id)];
-    gpus_[static_cast<std::size_t>(in.gpu)].used -= in.bytes;
     a.set_phase(in.launch, in.gpu, std::nullopt);
-    --instances_of_[static_cast<std::size_t>(in.launch)];
-    in.alive = false;
+    if (in.residency >= 0) --residencies_[static_cast<std::size_t>(in.residency)].users;
+    in.launch = -1;
     free_ids_.push_back(id);
   }
 
-  bool fits(const EngineView& v, int gpu, std::int32_t l) const {
-    return gpus_[static_cast<std::size_t>(gpu)].used + instance_bytes(v, l).first <= v.gpu().memory_bytes;
+  // Bytes launch l must bring to `gpu` (what its tenant has there already counts), or -1 if it cannot
+  // go there now: its tenant's state is being saved there, or (one GPU at a time) lives on another GPU.
+  std::int64_t extra_bytes(const EngineView& v, std::int32_t l, int gpu) const {
+    const auto t = v.launch(l).tenant;
+    const std::int64_t need = instance_bytes(v, l).first;
+    const int here = find_residency(t, gpu);
+    if (here >= 0) {
+      const auto& r = residencies_[static_cast<std::size_t>(here)];
+      if (r.saving || (r.users > 0 && !v.launch(l).block_coalesced)) return -1;
+      return std::max<std::int64_t>(0, need - r.bytes);
+    }
+    if (!v.launch(l).block_coalesced)
+      for (const auto& r : residencies_)
+        if (r.alive && r.tenant == t) return -1;  // its data is on another GPU: it goes back there
+    return need;
   }
 
-  // Blocks of `l` no running or prepared instance will take: room for another instance of a coalesced launch.
-  std::int64_t unclaimed(const EngineView& v, std::int32_t l) const {
-    std::int64_t claimed = assigned_[static_cast<std::size_t>(l)];
-    for (const auto& g : gpus_)
-      if (g.prepared >= 0 && instances_[static_cast<std::size_t>(g.prepared)].launch == l) claimed += mk_blocks_[static_cast<std::size_t>(l)];
-    return v.launch(l).total_blocks - claimed;
+  std::int64_t idle_bytes(int gpu) const {
+    std::int64_t b = 0;
+    for (const auto& r : residencies_)
+      if (r.alive && r.gpu == gpu && r.users == 0 && !r.saving) b += r.bytes;
+    return b;
+  }
+
+  // Writes idle tenants' state on `gpu` back to the host until `bytes` more fit (largest first).
+  void evict_for(const EngineView& v, Actions& a, int gpu, std::int64_t bytes) {
+    auto& g = gpus_[static_cast<std::size_t>(gpu)];
+    std::int64_t freeing = 0;
+    for (const auto& r : residencies_)
+      if (r.alive && r.gpu == gpu && r.saving) freeing += r.bytes;
+    while (g.used - freeing + bytes > v.gpu().memory_bytes) {
+      int victim = -1;
+      for (std::size_t i = 0; i < residencies_.size(); ++i) {
+        const auto& r = residencies_[i];
+        if (r.alive && r.gpu == gpu && r.users == 0 && !r.saving &&
+            (victim < 0 || r.bytes > residencies_[static_cast<std::size_t>(victim)].bytes))
+          victim = static_cast<int>(i);
+      }
+      if (victim < 0) return;
+      auto& r = residencies_[static_cast<std::size_t>(victim)];
+      r.saving = true;
+      freeing += r.bytes;
+      a.set_phase(r.last_launch, gpu, PhaseState::SaveState);
+      bytes_out_ += r.dirty;
+      a.set_timer(transfer(v, gpu, r.dirty), tag(kEvicted, victim));
+    }
   }
 
   // Drops queue heads with nothing left to run (a block-coalesced launch whose blocks other GPUs took).
@@ -210,6 +276,15 @@ class TimesharePolicy final : public Policy {
       queue_.pop_front();
       if (std::find(queue_.begin(), queue_.end(), l) == queue_.end()) a.set_phase(l, -1, std::nullopt);
     }
+  }
+
+  // Blocks of `l` no running or prepared instance will take: room for another instance of a coalesced launch.
+  std::int64_t unclaimed(const EngineView& v, std::int32_t l) const {
+    std::int64_t claimed = assigned_[static_cast<std::size_t>(l)];
+    for (const auto& g : gpus_)
+      if (g.prepared >= 0 && instances_[static_cast<std::size_t>(g.prepared)].launch == l)
+        claimed += mk_blocks_[static_cast<std::size_t>(l)];
+    return v.launch(l).total_blocks - claimed;
   }
 
   void schedule(const EngineView& v, Actions& a) {
@@ -226,18 +301,24 @@ class TimesharePolicy final : public Policy {
           start_microkernel(v, a, id);
           progress = true;
         }
-        // PrepareState: the head of the queue restores its memory here if it fits beside what the GPU holds.
-        if (gpu.prepared < 0 && !queue_.empty() && fits(v, g, queue_.front())) {
-          const std::int32_t l = queue_.front();
-          queue_.pop_front();
-          prepare(v, a, l, g);
-          progress = true;
+        // PrepareState: the head of the queue brings its state here if it fits beside what the GPU holds,
+        // after writing idle tenants' state back if that makes room.
+        if (gpu.prepared >= 0 || queue_.empty()) continue;
+        const std::int32_t l = queue_.front();
+        const std::int64_t extra = extra_bytes(v, l, g);
+        if (extra < 0) continue;
+        if (gpu.used + extra > v.gpu().memory_bytes) {
+          evict_for(v, a, g, extra);
+          continue;
         }
+        queue_.pop_front();
+        prepare(v, a, l, g, extra);
+        progress = true;
       }
     }
   }
 
-  void prepare(const EngineView& v, Actions& a, std::int32_t l, int g) {
+  void prepare(const EngineView& v, Actions& a, std::int32_t l, int g, std::int64_t extra) {
     int id;
     if (!free_ids_.empty()) {
       id = free_ids_.back();
@@ -246,16 +327,34 @@ class TimesharePolicy final : public Policy {
       id = static_cast<int>(instances_.size());
       instances_.emplace_back();
     }
-    auto& in = instances_[static_cast<std::size_t>(id)];
     const auto [bytes, dirty] = instance_bytes(v, l);
-    in = Instance{l, g, PhaseState::RestoreState, bytes, dirty, 0, 0, true};
-    ++instances_of_[static_cast<std::size_t>(l)];
-    gpus_[static_cast<std::size_t>(g)].used += bytes;
+    int r = find_residency(v.launch(l).tenant, g);
+    if (r < 0) {
+      r = static_cast<int>(residencies_.size());
+      for (std::size_t i = 0; i < residencies_.size(); ++i)
+        if (!residencies_[i].alive) r = static_cast<int>(i);
+      if (r == static_cast<int>(residencies_.size())) residencies_.emplace_back();
+      residencies_[static_cast<std::size_t>(r)] = Residency{v.launch(l).tenant, g, 0, 0, 0, false, l, true};
+    }
+    auto& res = residencies_[static_cast<std::size_t>(r)];
+    if (res.last_launch != l && res.users == 0) a.set_phase(res.last_launch, g, std::nullopt);
+    res.bytes += extra;
+    res.dirty = std::max(res.dirty, dirty);
+    ++res.users;
+    res.last_launch = l;
+    (void)bytes;
+    gpus_[static_cast<std::size_t>(g)].used += extra;
     gpus_[static_cast<std::size_t>(g)].prepared = id;
+    instances_[static_cast<std::size_t>(id)] = Instance{l, g, r, PhaseState::RestoreState, 0, 0};
     if (std::find(queue_.begin(), queue_.end(), l) == queue_.end()) a.set_phase(l, -1, std::nullopt);
-    a.set_phase(l, g, PhaseState::RestoreState);
-    bytes_in_ += bytes;
-    a.set_timer(transfer(v, g, bytes), tag(kRestored, id));
+    if (extra > 0) {
+      a.set_phase(l, g, PhaseState::RestoreState);
+      bytes_in_ += extra;
+      a.set_timer(transfer(v, g, extra), tag(kRestored, id));
+    } else {  // its tenant's data is here already
+      instances_[static_cast<std::size_t>(id)].state = PhaseState::ReadyToLaunch;
+      a.set_phase(l, g, PhaseState::ReadyToLaunch);
+    }
     // A block-coalesced launch with work beyond this instance asks for another slice (another GPU).
     if (v.launch(l).block_coalesced && unclaimed(v, l) > 0 &&
         std::find(queue_.begin(), queue_.end(), l) == queue_.end())
@@ -269,7 +368,7 @@ class TimesharePolicy final : public Policy {
     const std::int64_t n = std::min(mk_blocks_[static_cast<std::size_t>(l)], v.launch(l).total_blocks - assigned);
     auto& gpu = gpus_[static_cast<std::size_t>(in.gpu)];
     if (n <= 0) {  // another GPU took the rest of a coalesced launch
-      release_instance(a, id);
+      end_instance(a, id);
       return;
     }
     gpu.running = id;
@@ -314,22 +413,29 @@ class TimesharePolicy final : public Policy {
     auto& gpu = gpus_[static_cast<std::size_t>(in.gpu)];
     gpu.running = -1;
     const auto l = in.launch;
-    if (assigned_[static_cast<std::size_t>(l)] >= v.launch(l).total_blocks) {  // its last micro-kernel here
-      release_instance(a, id);
+    if (assigned_[static_cast<std::size_t>(l)] >= v.launch(l).total_blocks) {  // its last micro-kernel here:
+      end_instance(a, id);                                                      // its data stays
       return;
     }
     // Yield only if someone can use the GPU now: a launch ready here, or a queue head that needs this
     // launch's memory to prepare. Otherwise run the next micro-kernel without moving any state.
-    const bool ready_here = gpu.prepared >= 0 && instances_[static_cast<std::size_t>(gpu.prepared)].state == PhaseState::ReadyToLaunch;
-    const bool head_blocked = gpu.prepared < 0 && !queue_.empty() && !fits(v, in.gpu, queue_.front());
+    const bool ready_here =
+        gpu.prepared >= 0 && instances_[static_cast<std::size_t>(gpu.prepared)].state == PhaseState::ReadyToLaunch;
+    bool head_blocked = false;
+    if (gpu.prepared < 0 && !queue_.empty()) {
+      const std::int64_t extra = extra_bytes(v, queue_.front(), in.gpu);
+      head_blocked = extra >= 0 && gpu.used - idle_bytes(in.gpu) + extra > v.gpu().memory_bytes;
+    }
     if (!ready_here && !head_blocked) {
       start_microkernel(v, a, id);
       return;
     }
+    auto& r = residencies_[static_cast<std::size_t>(in.residency)];
+    r.saving = true;
     in.state = PhaseState::SaveState;
     a.set_phase(l, in.gpu, in.state);
-    bytes_out_ += in.dirty;
-    a.set_timer(transfer(v, in.gpu, in.dirty), tag(kSaved, id));
+    bytes_out_ += r.dirty;
+    a.set_timer(transfer(v, in.gpu, r.dirty), tag(kSaved, id));
   }
 
   const double slice_ns_;
@@ -340,11 +446,11 @@ class TimesharePolicy final : public Policy {
   double bandwidth_ = 1.0, lower_bound_ns_ = 0.0;
   std::vector<Gpu> gpus_;
   std::vector<Instance> instances_;
+  std::vector<Residency> residencies_;
   std::vector<int> free_ids_;
   std::deque<std::int32_t> queue_;
   std::vector<TimeNs> link_free_;
   std::vector<std::int64_t> assigned_, mk_blocks_;
-  std::vector<int> instances_of_;
   std::int64_t microkernels_ = 0, bytes_in_ = 0, bytes_out_ = 0;
   TimeNs link_wait_ = 0;
 };

@@ -1,0 +1,73 @@
+#include "core/sharegpu_programs.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "core/occupancy.h"
+
+namespace gpusched {
+
+const std::vector<SharegpuProgram>& sharegpu_programs() {
+  static const std::vector<SharegpuProgram> p{
+      {"bfs", true, 1321, 0.395, 28},          // "BFS ... issues 28 kernel calls"
+      {"gaussian", false, 883, 327.45, 20000}, // "Gaussian have a lot of kernel calls (20K ...)"
+      {"kmeans", true, 1006, 0.064, 20},
+      {"matmul", false, 5424, 54.198, 1},      // "matMul has only one kernel call"
+      {"mattrans", true, 5433, 0.179, 1},
+      {"dxtc", false, 2280, 20.75, 100},
+      {"stringsort", true, 3072, 0.203, 10},
+  };
+  return p;
+}
+
+const SharegpuProgram* find_sharegpu_program(const std::string& name) {
+  for (const auto& p : sharegpu_programs())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+GeneratedProfile sharegpu_kernel(const SharegpuProgram& p, const std::string& gpu_name, std::uint64_t seed) {
+  const GpuSpec* gpu = find_gpu_preset(gpu_name);
+  if (!gpu) throw std::invalid_argument(fmt::format("unknown GPU preset '{}'", gpu_name));
+  SyntheticProfileSpec s;
+  s.name = p.name;
+  s.gpu = gpu->name;
+  s.threads_per_block = 256;
+  s.registers_per_thread = 32;
+  s.shared_memory_per_block = 12 * 1024;  // 4 blocks per K40 SMX (48 KB)
+  const int per_sm = compute_occupancy(*gpu, KernelShape{256, 32, 12 * 1024}).blocks_per_sm;
+  const double call_ns = p.native_s * 1e9 / p.calls;
+  const auto waves = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(call_ns / 10e6)));
+  s.blocks = waves * per_sm * gpu->sm_count;
+  s.mean_block_ns = call_ns / static_cast<double>(waves);
+  s.rsd = 0.02;
+  s.seed = seed;
+  s.memory_footprint_bytes = p.footprint_mib << 20;
+  auto out = synthesize_profile(s);
+  out.profile.dirty_bytes = out.profile.memory_footprint_bytes / 2;
+  return out;
+}
+
+Workload sharegpu_workload(const std::string& name, const std::vector<const SharegpuProgram*>& programs,
+                           const std::vector<std::shared_ptr<const KernelProfile>>& kernels, bool block_coalesced,
+                           const std::vector<int>& repeats) {
+  if (programs.size() != kernels.size()) throw std::invalid_argument("sharegpu_workload: one kernel per program");
+  std::vector<Launch> launches;
+  for (std::size_t i = 0; i < programs.size(); ++i)
+    for (int c = 0; c < programs[i]->calls * (i < repeats.size() ? repeats[i] : 1); ++c) {
+      Launch l;
+      l.id = fmt::format("{}#{}", programs[i]->name, c);
+      l.kernel = i;
+      l.tenant = programs[i]->name;
+      l.stream = programs[i]->name;
+      l.block_coalesced = block_coalesced;
+      launches.push_back(std::move(l));
+    }
+  auto w = make_workload(name, kernels, std::move(launches));
+  w.gpu = kernels.empty() ? "" : kernels.front()->gpu;
+  return w;
+}
+
+}  // namespace gpusched

@@ -1,0 +1,208 @@
+// gpusched sharegpu: seed 004's experiments on its Table I programs (core/sharegpu_programs) on the K40
+// preset under `timeshare`, against the programs run natively (`fifo`, no micro-kernels):
+//   Figure 5   each program alone at slices of 10, 100 and 1000 ms: time / native, overhead per micro-kernel;
+//   Figure 6   pairs (memory-memory, compute-compute, memory-compute) at 1000 and 500 ms: each one's share of
+//              the slices while both run, beside Eq. 1's bound;
+//   Figure 7   all seven together on one GPU at 1000 ms: each one's turnaround / native;
+//   Figure 9   each alone on two GPUs (micro-kernels on both) at 500 ms: speed-up over native on one;
+//   Figure 10  all seven on two GPUs against one, at 1000 ms: speed-up per program.
+// docs/policies/timeshare.md.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+#include "core/gpu_file.h"
+#include "core/sharegpu_programs.h"
+#include "sim/cli/commands.h"
+#include "sim/runner.h"
+
+namespace gpusched::cli {
+
+namespace {
+
+struct Programs {
+  std::vector<const SharegpuProgram*> all;
+  std::vector<std::shared_ptr<const KernelProfile>> kernels;  // same order
+  std::shared_ptr<const KernelProfile> kernel_of(const SharegpuProgram* p) const {
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (all[i] == p) return kernels[i];
+    return nullptr;
+  }
+};
+
+Programs make_programs(const std::string& gpu) {
+  Programs out;
+  std::uint64_t seed = 501;
+  for (const auto& p : sharegpu_programs()) {
+    out.all.push_back(&p);
+    out.kernels.push_back(std::make_shared<KernelProfile>(sharegpu_kernel(p, gpu, seed++).profile));
+  }
+  return out;
+}
+
+Workload workload_of(const Programs& ps, const std::vector<const SharegpuProgram*>& which, bool coalesced,
+                     const std::vector<int>& repeats = {}) {
+  std::vector<std::shared_ptr<const KernelProfile>> kernels;
+  std::string name;
+  for (const auto* p : which) {
+    kernels.push_back(ps.kernel_of(p));
+    name += (name.empty() ? "" : "+") + p->name;
+  }
+  return sharegpu_workload(name, which, kernels, coalesced, repeats);
+}
+
+double metric(const RunResult& r, const std::string& name) {
+  for (const auto& [k, v] : r.policy_metrics)
+    if (k == name) return v;
+  return 0.0;
+}
+
+// Finish of each tenant's last launch.
+std::map<std::string, TimeNs> finish_by_tenant(const Workload& w, const RunResult& r) {
+  std::map<std::string, TimeNs> out;
+  for (std::size_t i = 0; i < w.launches.size(); ++i)
+    out[w.launches[i].tenant] = std::max(out[w.launches[i].tenant], r.launches[i].finish);
+  return out;
+}
+
+struct Job {
+  Workload w;
+  std::string policy;
+  std::map<std::string, std::string> params;
+  int gpus = 1;
+  RunResult result;
+};
+
+}  // namespace
+
+void add_sharegpu_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("sharegpu",
+                                 "Seed 004's experiments on its Table I programs: time-sharing overheads, slice "
+                                 "shares, all seven together, two GPUs (Figures 5-7, 9-10)");
+  struct Args {
+    std::string gpu = "k40";
+    std::vector<std::string> set;
+    int jobs = 0;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("--gpu", a->gpu, "GPU preset (the paper: K40c)");
+  cmd->add_option("--set", a->set, "PARAM=VALUE for timeshare (e.g. registration_us=0)");
+  cmd->add_option("--jobs", a->jobs, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
+  cmd->callback([a] {
+    Warnings warnings;
+    const GpuSpec gpu = resolve_gpu(a->gpu, &warnings);
+    print_warnings(warnings);
+    const Programs ps = make_programs(gpu.name);
+    std::map<std::string, std::string> base;
+    for (const auto& s : a->set) {
+      const auto eq = s.find('=');
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--set: expected PARAM=VALUE, found " + s);
+      base[s.substr(0, eq)] = s.substr(eq + 1);
+    }
+    auto ts = [&](double slice_ms) {
+      auto p = base;
+      p["slice_ms"] = fmt::format("{}", slice_ms);
+      return p;
+    };
+    std::vector<Job> jobs;
+    auto add = [&](Workload w, const std::string& policy, std::map<std::string, std::string> params, int gpus) {
+      jobs.push_back(Job{std::move(w), policy, std::move(params), gpus, {}});
+      return jobs.size() - 1;
+    };
+    // Figure 5 (and the native baselines for everything).
+    std::map<std::string, std::size_t> native;
+    std::map<std::pair<std::string, double>, std::size_t> alone;
+    const double slices[] = {10, 100, 1000};
+    for (const auto* p : ps.all) {
+      native[p->name] = add(workload_of(ps, {p}, false), "fifo", {}, 1);
+      for (const double s : slices) alone[{p->name, s}] = add(workload_of(ps, {p}, false), "timeshare", ts(s), 1);
+    }
+    // Figure 6: pairs, each program repeated to run at least 20 slices of 1 s natively.
+    const std::vector<std::pair<std::string, std::string>> pairs{
+        {"mattrans", "stringsort"}, {"matmul", "dxtc"}, {"dxtc", "mattrans"}};
+    const std::vector<std::string> pair_kinds{"memory + memory", "compute + compute", "memory + compute"};
+    std::map<std::pair<std::size_t, double>, std::size_t> pair_runs;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const auto* x = find_sharegpu_program(pairs[i].first);
+      const auto* y = find_sharegpu_program(pairs[i].second);
+      const std::vector<int> reps{std::max(1, static_cast<int>(std::ceil(20.0 / x->native_s))),
+                                  std::max(1, static_cast<int>(std::ceil(20.0 / y->native_s)))};
+      for (const double s : {1000.0, 500.0}) pair_runs[{i, s}] = add(workload_of(ps, {x, y}, false, reps), "timeshare", ts(s), 1);
+    }
+    // Figures 7, 9, 10.
+    const std::size_t all1 = add(workload_of(ps, ps.all, true), "timeshare", ts(1000), 1);
+    const std::size_t all2 = add(workload_of(ps, ps.all, true), "timeshare", ts(1000), 2);
+    std::map<std::string, std::size_t> two_gpus;
+    for (const auto* p : ps.all) two_gpus[p->name] = add(workload_of(ps, {p}, true), "timeshare", ts(500), 2);
+
+    parallel_for(jobs.size(), a->jobs, [&](std::size_t i) {
+      auto& j = jobs[i];
+      sim::AloneTimeCache cache;
+      sim::RunOptions o;
+      o.policy = j.policy;
+      o.policy_params = j.params;
+      o.gpu_count = j.gpus;
+      o.keep_schedule = j.policy == "timeshare";  // the phases give the slices
+      j.result = sim::run_workload(j.w, gpu, o, cache);
+      j.result.schedule.pieces.clear();
+      j.result.schedule.pieces.shrink_to_fit();
+    });
+    auto makespan = [&](std::size_t i) { return static_cast<double>(jobs[i].result.metrics.makespan); };
+
+    fmt::print("Seed 004 on {} ({} SMs, {} GiB, PCIe {} GB/s); timeshare parameters: {}\n\n", gpu.name, gpu.sm_count,
+               gpu.memory_bytes >> 30, gpu.pcie_bandwidth_gbps, jobs[alone.begin()->second].result.policy_params);
+    fmt::print("## Figure 5: each program alone, time under timeshare / native (overhead per micro-kernel)\n\n");
+    fmt::print("| program | kind | footprint | calls | native | 10 ms | 100 ms | 1000 ms |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const auto* p : ps.all) {
+      fmt::print("| {} | {} | {} MiB | {} | {} |", p->name, p->memory_bound ? "memory" : "compute", p->footprint_mib,
+                 p->calls, format_duration(jobs[native[p->name]].result.metrics.makespan));
+      for (const double s : slices) {
+        const auto& r = jobs[alone[{p->name, s}]].result;
+        const double mk = metric(r, "microkernels");
+        fmt::print(" {:.3f} ({:.2f} ms x {:.0f}) |", makespan(alone[{p->name, s}]) / makespan(native[p->name]),
+                   (makespan(alone[{p->name, s}]) - makespan(native[p->name])) / std::max(1.0, mk) / 1e6, mk);
+      }
+      fmt::print("\n");
+    }
+    fmt::print("\n## Figure 6: pairs, each one's share of the slices while both run\n\n");
+    fmt::print("| pair | kind | Eq. 1 bound | share at 1000 ms | share at 500 ms |\n|---|---|---:|---:|---:|\n");
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      fmt::print("| {} + {} | {} |", pairs[i].first, pairs[i].second, pair_kinds[i]);
+      const auto& r0 = jobs[pair_runs[{i, 1000.0}]];
+      fmt::print(" {:.0f} ms |", metric(r0.result, "slice_lower_bound_ns") / 1e6);
+      for (const double s : {1000.0, 500.0}) {
+        const auto& j = jobs[pair_runs[{i, s}]];
+        const auto fin = finish_by_tenant(j.w, j.result);
+        TimeNs both = INT64_MAX;
+        for (const auto& [_, t] : fin) both = std::min(both, t);
+        std::map<std::string, int> count;
+        for (const auto& ph : j.result.schedule.phases)
+          if (ph.state == PhaseState::Running && ph.end <= both) ++count[j.w.launches[static_cast<std::size_t>(ph.launch)].tenant];
+        const double total = std::max(1, count[pairs[i].first] + count[pairs[i].second]);
+        fmt::print(" {:.0f}% / {:.0f}% |", 100 * count[pairs[i].first] / total, 100 * count[pairs[i].second] / total);
+      }
+      fmt::print("\n");
+    }
+    fmt::print("\n## Figure 7: all seven on one GPU (1000 ms), turnaround / native; Figure 10: speed-up with two GPUs\n\n");
+    fmt::print("| program | native | one GPU | / native | two GPUs | speed-up (Fig. 10) | alone on two GPUs, 500 ms: speed-up over native (Fig. 9) |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    const auto f1 = finish_by_tenant(jobs[all1].w, jobs[all1].result);
+    const auto f2 = finish_by_tenant(jobs[all2].w, jobs[all2].result);
+    double sum7 = 0, sum10 = 0, sum9 = 0;
+    for (const auto* p : ps.all) {
+      const double nat = makespan(native[p->name]);
+      const double one = static_cast<double>(f1.at(p->name)), two = static_cast<double>(f2.at(p->name));
+      const double s9 = nat / makespan(two_gpus[p->name]);
+      sum7 += one / nat;
+      sum10 += one / two;
+      sum9 += s9;
+      fmt::print("| {} | {} | {} | {:.2f} | {} | {:.2f} | {:.2f} |\n", p->name, format_duration(static_cast<TimeNs>(nat)),
+                 format_duration(static_cast<TimeNs>(one)), one / nat, format_duration(static_cast<TimeNs>(two)), one / two,
+                 s9);
+    }
+    const double n = static_cast<double>(ps.all.size());
+    fmt::print("| mean | | | {:.2f} | | {:.2f} | {:.2f} |\n", sum7 / n, sum10 / n, sum9 / n);
+  });
+}
+
+}  // namespace gpusched::cli
