@@ -65,6 +65,7 @@ void add_gen_command(CLI::App& app) {
   add_gen_pairs_command(*gen);
   add_gen_kernelet_command(*gen);
   add_gen_chimera_command(*gen);
+  add_gen_sharegpu_command(*gen);
 
   auto* syn = gen->add_subcommand("synthetic", "Seed 002's synthetic workload: N kernels of 4..NB blocks with random "
                                                "shared memory, threads and block times, in 32 streams");

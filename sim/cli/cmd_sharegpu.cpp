@@ -10,9 +10,14 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <algorithm>
+#include <filesystem>
 #include <map>
 
+#include "core/atomic_file.h"
 #include "core/gpu_file.h"
+#include "core/profile_io.h"
+#include "core/workload_io.h"
 #include "core/sharegpu_programs.h"
 #include "sim/cli/commands.h"
 #include "sim/runner.h"
@@ -118,17 +123,31 @@ void add_sharegpu_command(CLI::App& app) {
       native[p->name] = add(workload_of(ps, {p}, false), "fifo", {}, 1);
       for (const double s : slices) alone[{p->name, s}] = add(workload_of(ps, {p}, false), "timeshare", ts(s), 1);
     }
-    // Figure 6: pairs, each program repeated to run at least 20 slices of 1 s natively.
+    // Figure 6: pairs of long-running programs (each one kernel call of 20 s of its blocks, so that
+    // slices, not kernel calls, decide who runs), at 1000 and 500 ms.
     const std::vector<std::pair<std::string, std::string>> pairs{
         {"mattrans", "stringsort"}, {"matmul", "dxtc"}, {"dxtc", "mattrans"}};
-    const std::vector<std::string> pair_kinds{"memory + memory", "compute + compute", "memory + compute"};
+    const std::vector<std::string> pair_kinds{"memory + memory", "compute + compute", "compute + memory"};
+    std::vector<SharegpuProgram> long_programs;
+    for (const auto& p : sharegpu_programs()) {
+      long_programs.push_back(p);
+      long_programs.back().native_s = 20.0;
+      long_programs.back().calls = 1;
+    }
+    auto long_of = [&](const std::string& name) {
+      for (const auto& p : long_programs)
+        if (p.name == name) return &p;
+      throw std::logic_error("no program " + name);
+    };
     std::map<std::pair<std::size_t, double>, std::size_t> pair_runs;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-      const auto* x = find_sharegpu_program(pairs[i].first);
-      const auto* y = find_sharegpu_program(pairs[i].second);
-      const std::vector<int> reps{std::max(1, static_cast<int>(std::ceil(20.0 / x->native_s))),
-                                  std::max(1, static_cast<int>(std::ceil(20.0 / y->native_s)))};
-      for (const double s : {1000.0, 500.0}) pair_runs[{i, s}] = add(workload_of(ps, {x, y}, false, reps), "timeshare", ts(s), 1);
+      const auto* x = long_of(pairs[i].first);
+      const auto* y = long_of(pairs[i].second);
+      const std::vector<std::shared_ptr<const KernelProfile>> kernels{
+          std::make_shared<KernelProfile>(sharegpu_kernel(*x, gpu.name, 601).profile),
+          std::make_shared<KernelProfile>(sharegpu_kernel(*y, gpu.name, 602).profile)};
+      for (const double s : {1000.0, 500.0})
+        pair_runs[{i, s}] = add(sharegpu_workload(x->name + "+" + y->name, {x, y}, kernels, false), "timeshare", ts(s), 1);
     }
     // Figures 7, 9, 10.
     const std::size_t all1 = add(workload_of(ps, ps.all, true), "timeshare", ts(1000), 1);
@@ -149,23 +168,37 @@ void add_sharegpu_command(CLI::App& app) {
       j.result.schedule.pieces.shrink_to_fit();
     });
     auto makespan = [&](std::size_t i) { return static_cast<double>(jobs[i].result.metrics.makespan); };
+    // Native: the program's kernels alone plus one upload of its data, which the native program does with
+    // its own cudaMemcpy and the framework does as its first RestoreState.
+    const double pcie = [&] {
+      const auto it = base.find("pcie_gbps");
+      return it != base.end() && std::stod(it->second) > 0 ? std::stod(it->second) : gpu.pcie_bandwidth_gbps;
+    }();
+    auto native_time = [&](const SharegpuProgram* p) {
+      return makespan(native[p->name]) + static_cast<double>(p->footprint_mib << 20) / pcie;
+    };
 
     fmt::print("Seed 004 on {} ({} SMs, {} GiB, PCIe {} GB/s); timeshare parameters: {}\n\n", gpu.name, gpu.sm_count,
                gpu.memory_bytes >> 30, gpu.pcie_bandwidth_gbps, jobs[alone.begin()->second].result.policy_params);
-    fmt::print("## Figure 5: each program alone, time under timeshare / native (overhead per micro-kernel)\n\n");
+    fmt::print("Native = the program's kernels run plainly (fifo) + one upload of its footprint over PCIe.\n\n");
+    fmt::print("## Figure 5: each program alone, time under timeshare / native (overhead per micro-kernel x micro-kernels)\n\n");
     fmt::print("| program | kind | footprint | calls | native | 10 ms | 100 ms | 1000 ms |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    double sum5[3] = {0, 0, 0};
     for (const auto* p : ps.all) {
       fmt::print("| {} | {} | {} MiB | {} | {} |", p->name, p->memory_bound ? "memory" : "compute", p->footprint_mib,
-                 p->calls, format_duration(jobs[native[p->name]].result.metrics.makespan));
-      for (const double s : slices) {
-        const auto& r = jobs[alone[{p->name, s}]].result;
-        const double mk = metric(r, "microkernels");
-        fmt::print(" {:.3f} ({:.2f} ms x {:.0f}) |", makespan(alone[{p->name, s}]) / makespan(native[p->name]),
-                   (makespan(alone[{p->name, s}]) - makespan(native[p->name])) / std::max(1.0, mk) / 1e6, mk);
+                 p->calls, format_duration(static_cast<TimeNs>(native_time(p))));
+      for (int k = 0; k < 3; ++k) {
+        const auto i = alone[{p->name, slices[k]}];
+        const double mk = metric(jobs[i].result, "microkernels");
+        sum5[k] += makespan(i) / native_time(p);
+        fmt::print(" {:.3f} ({:.2f} ms x {:.0f}) |", makespan(i) / native_time(p),
+                   (makespan(i) - native_time(p)) / std::max(1.0, mk) / 1e6, mk);
       }
       fmt::print("\n");
     }
-    fmt::print("\n## Figure 6: pairs, each one's share of the slices while both run\n\n");
+    fmt::print("| mean | | | | | {:.3f} | {:.3f} | {:.3f} |\n", sum5[0] / 7, sum5[1] / 7, sum5[2] / 7);
+    fmt::print("\n## Figure 6: pairs (each program one 20 s kernel call), each one's share of the slices (and of the GPU's "
+               "running time) while both run\n\n");
     fmt::print("| pair | kind | Eq. 1 bound | share at 1000 ms | share at 500 ms |\n|---|---|---:|---:|---:|\n");
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       fmt::print("| {} + {} | {} |", pairs[i].first, pairs[i].second, pair_kinds[i]);
@@ -177,10 +210,18 @@ void add_sharegpu_command(CLI::App& app) {
         TimeNs both = INT64_MAX;
         for (const auto& [_, t] : fin) both = std::min(both, t);
         std::map<std::string, int> count;
+        std::map<std::string, double> time;
         for (const auto& ph : j.result.schedule.phases)
-          if (ph.state == PhaseState::Running && ph.end <= both) ++count[j.w.launches[static_cast<std::size_t>(ph.launch)].tenant];
+          if (ph.state == PhaseState::Running && ph.end <= both) {
+            const auto& t = j.w.launches[static_cast<std::size_t>(ph.launch)].tenant;
+            ++count[t];
+            time[t] += static_cast<double>(ph.end - ph.start);
+          }
         const double total = std::max(1, count[pairs[i].first] + count[pairs[i].second]);
-        fmt::print(" {:.0f}% / {:.0f}% |", 100 * count[pairs[i].first] / total, 100 * count[pairs[i].second] / total);
+        const double total_time = std::max(1.0, time[pairs[i].first] + time[pairs[i].second]);
+        fmt::print(" {:.0f}% / {:.0f}% ({:.0f}% / {:.0f}%) |", 100 * count[pairs[i].first] / total,
+                   100 * count[pairs[i].second] / total, 100 * time[pairs[i].first] / total_time,
+                   100 * time[pairs[i].second] / total_time);
       }
       fmt::print("\n");
     }
@@ -190,7 +231,7 @@ void add_sharegpu_command(CLI::App& app) {
     const auto f2 = finish_by_tenant(jobs[all2].w, jobs[all2].result);
     double sum7 = 0, sum10 = 0, sum9 = 0;
     for (const auto* p : ps.all) {
-      const double nat = makespan(native[p->name]);
+      const double nat = native_time(p);
       const double one = static_cast<double>(f1.at(p->name)), two = static_cast<double>(f2.at(p->name));
       const double s9 = nat / makespan(two_gpus[p->name]);
       sum7 += one / nat;
@@ -202,6 +243,67 @@ void add_sharegpu_command(CLI::App& app) {
     }
     const double n = static_cast<double>(ps.all.size());
     fmt::print("| mean | | | {:.2f} | | {:.2f} | {:.2f} |\n", sum7 / n, sum10 / n, sum9 / n);
+  });
+}
+
+}  // namespace gpusched::cli
+
+namespace gpusched::cli {
+
+void add_gen_sharegpu_command(CLI::App& gen) {
+  auto* cmd = gen.add_subcommand("sharegpu", "Seed 004's Table I programs as kernel profiles and workloads");
+  struct Args {
+    std::string out, gpu = "k40";
+    std::vector<std::string> programs;
+    bool coalesced = false;
+    int gpus = 1;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("--out", a->out, "Output folder (profiles, and one workload per run below)")->required();
+  cmd->add_option("--programs", a->programs, "Programs of the workload (default: all seven)")->delimiter(',');
+  cmd->add_option("--gpu", a->gpu, "GPU preset");
+  cmd->add_option("--gpus", a->gpus, "GPUs in the node")->check(CLI::Range(1, 64));
+  cmd->add_flag("--block-coalesced", a->coalesced, "Mark every launch block_coalesced");
+  cmd->callback([a] {
+    namespace fs = std::filesystem;
+    std::vector<const SharegpuProgram*> which;
+    if (a->programs.empty())
+      for (const auto& p : sharegpu_programs()) which.push_back(&p);
+    for (const auto& name : a->programs) {
+      const auto* p = find_sharegpu_program(name);
+      if (!p) throw std::invalid_argument("--programs: unknown program " + name + " (bfs, gaussian, kmeans, matmul, mattrans, dxtc, stringsort)");
+      which.push_back(p);
+    }
+    fs::create_directories(a->out);
+    std::vector<std::shared_ptr<const KernelProfile>> kernels;
+    std::vector<std::string> paths;
+    std::uint64_t seed = 501;
+    for (const auto& p : sharegpu_programs()) {
+      const auto g = sharegpu_kernel(p, a->gpu, seed++);
+      if (std::find(which.begin(), which.end(), &p) == which.end()) continue;
+      write_kernel_profile(a->out, g.profile, g.records);
+      kernels.push_back(std::make_shared<KernelProfile>(g.profile));
+      paths.push_back(p.name + ".kernel.toml");
+    }
+    // Keep the order the programs were asked for.
+    std::vector<std::shared_ptr<const KernelProfile>> ordered;
+    std::vector<std::string> ordered_paths;
+    for (const auto* p : which)
+      for (std::size_t i = 0; i < kernels.size(); ++i)
+        if (kernels[i]->name == p->name) {
+          ordered.push_back(kernels[i]);
+          ordered_paths.push_back(paths[i]);
+        }
+    std::string name;
+    for (const auto* p : which) name += (name.empty() ? "" : "+") + p->name;
+    auto w = sharegpu_workload(name, which, ordered, a->coalesced);
+    w.gpu_count = a->gpus;
+    const std::string file = (fs::path(a->out) / (name + ".toml")).string();
+    AtomicFile f(file);
+    f.write(fmt::format("# gpusched gen sharegpu --out {} --gpu {}{}\n", a->out, a->gpu, a->coalesced ? " --block-coalesced" : ""));
+    f.write(workload_file_text(w, ordered_paths));
+    f.commit();
+    fmt::print("wrote {}: {} launches of {}\n", file, w.launches.size(), name);
   });
 }
 

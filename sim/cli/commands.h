@@ -18,6 +18,7 @@ void add_gen_command(CLI::App& app);
 void add_gen_pairs_command(CLI::App& gen);
 void add_gen_kernelet_command(CLI::App& gen);
 void add_gen_chimera_command(CLI::App& gen);     // gen chimera-rt
+void add_gen_sharegpu_command(CLI::App& gen);    // gen sharegpu
 void add_chimera_commands(CLI::App& app);        // chimera-rt, chimera-pairs
 void add_sharegpu_command(CLI::App& app);        // sharegpu
 void add_sim_command(CLI::App& app);

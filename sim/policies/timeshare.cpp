@@ -75,7 +75,7 @@ class TimesharePolicy final : public Policy {
   }
 
  private:
-  enum TimerKind : std::int64_t { kRegistered = 0, kRestored = 1, kSaved = 2, kLaunch = 3, kEvicted = 4 };
+  enum TimerKind : std::int64_t { kRegistered = 0, kRestored = 1, kSaved = 2, kLaunch = 3, kEvicted = 4, kFinalSave = 5 };
   static std::int64_t tag(TimerKind k, std::int64_t id) { return (id << 3) | k; }
 
   struct Instance {  // one launch's kernel control block on one GPU
@@ -127,7 +127,12 @@ class TimesharePolicy final : public Policy {
     // Whole waves that fit in the slice (at least one): a micro-kernel of N waves takes about N block times.
     const double block = std::max(1.0, L.kernel->mean_block_ns());
     const auto waves = std::max<std::int64_t>(1, static_cast<std::int64_t>(slice_ns_ / block));
-    return std::min<std::int64_t>(L.total_blocks, waves * L.residency * v.sms_per_gpu());
+    std::int64_t n = std::min<std::int64_t>(L.total_blocks, waves * L.residency * v.sms_per_gpu());
+    // A block-coalesced launch shorter than a slice still gets one micro-kernel per GPU, so that "the
+    // available multiple GPUs can be put to use" (our reading: the paper does not say how it sizes them).
+    if (L.block_coalesced && v.gpu_count() > 1)
+      n = std::min<std::int64_t>(n, (L.total_blocks + v.gpu_count() - 1) / v.gpu_count());
+    return std::max<std::int64_t>(1, n);
   }
 
   // Device memory of launch l's state on one GPU and what it saves: the whole footprint, or for a
@@ -185,6 +190,12 @@ class TimesharePolicy final : public Policy {
         a.set_phase(l, -1, PhaseState::Wait);
         break;
       }
+      case kFinalSave: {  // a launch's last micro-kernel yielded: its state is on the host
+        auto& in = instances_[static_cast<std::size_t>(id)];
+        free_residency(in.residency);
+        end_instance(a, static_cast<int>(id));
+        break;
+      }
       case kEvicted: {  // an idle tenant's state written back to make room
         auto& r = residencies_[static_cast<std::size_t>(id)];
         a.set_phase(r.last_launch, r.gpu, std::nullopt);
@@ -227,7 +238,7 @@ class TimesharePolicy final : public Policy {
     const int here = find_residency(t, gpu);
     if (here >= 0) {
       const auto& r = residencies_[static_cast<std::size_t>(here)];
-      if (r.saving || (r.users > 0 && !v.launch(l).block_coalesced)) return -1;
+      if (r.saving || r.users > 0) return -1;  // one instance of a tenant per GPU
       return std::max<std::int64_t>(0, need - r.bytes);
     }
     if (!v.launch(l).block_coalesced)
@@ -413,8 +424,19 @@ class TimesharePolicy final : public Policy {
     auto& gpu = gpus_[static_cast<std::size_t>(in.gpu)];
     gpu.running = -1;
     const auto l = in.launch;
-    if (assigned_[static_cast<std::size_t>(l)] >= v.launch(l).total_blocks) {  // its last micro-kernel here:
-      end_instance(a, id);                                                      // its data stays
+    auto& r = residencies_[static_cast<std::size_t>(in.residency)];
+    if (assigned_[static_cast<std::size_t>(l)] >= v.launch(l).total_blocks) {  // its last micro-kernel here
+      // Algorithm 1 saves after every micro-kernel; with nobody waiting the data stays for the tenant's next
+      // kernel call (and is written back later only if the memory is needed).
+      if ((queue_.empty() && gpu.prepared < 0) || r.users > 1) {
+        end_instance(a, id);
+        return;
+      }
+      r.saving = true;
+      in.state = PhaseState::SaveState;
+      a.set_phase(l, in.gpu, in.state);
+      bytes_out_ += r.dirty;
+      a.set_timer(transfer(v, in.gpu, r.dirty), tag(kFinalSave, id));
       return;
     }
     // Yield only if someone can use the GPU now: a launch ready here, or a queue head that needs this
@@ -430,7 +452,6 @@ class TimesharePolicy final : public Policy {
       start_microkernel(v, a, id);
       return;
     }
-    auto& r = residencies_[static_cast<std::size_t>(in.residency)];
     r.saving = true;
     in.state = PhaseState::SaveState;
     a.set_phase(l, in.gpu, in.state);
