@@ -178,8 +178,11 @@ void add_sharegpu_command(CLI::App& app) {
       return makespan(native[p->name]) + static_cast<double>(p->footprint_mib << 20) / pcie;
     };
 
+    std::string params = jobs[alone.begin()->second].result.policy_params;  // without the slice, which varies
+    if (const auto comma = params.find(','); params.rfind("slice_ms=", 0) == 0 && comma != std::string::npos)
+      params = params.substr(comma + 1);
     fmt::print("Seed 004 on {} ({} SMs, {} GiB, PCIe {} GB/s); timeshare parameters: {}\n\n", gpu.name, gpu.sm_count,
-               gpu.memory_bytes >> 30, gpu.pcie_bandwidth_gbps, jobs[alone.begin()->second].result.policy_params);
+               gpu.memory_bytes >> 30, gpu.pcie_bandwidth_gbps, params);
     fmt::print("Native = the program's kernels run plainly (fifo) + one upload of its footprint over PCIe.\n\n");
     fmt::print("## Figure 5: each program alone, time under timeshare / native (overhead per micro-kernel x micro-kernels)\n\n");
     fmt::print("| program | kind | footprint | calls | native | 10 ms | 100 ms | 1000 ms |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
