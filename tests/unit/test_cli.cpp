@@ -44,6 +44,9 @@ TEST(Cli, MalformedInputGetsExactMessageAndExitCode2) {
       {"negative-time.csv", "negative-time.csv:2:5: field 'start': expected a non-negative time, found -5"},
       {"negative-arrival.toml",
        "negative-arrival.toml:17:14: field 'launch[1].arrival_ns': expected an integer >= 0, found -100"},
+      {"wrong-type-coalesced.toml",
+       "wrong-type-coalesced.toml:11:19: field 'launch[0].block_coalesced': expected true or false, found string "
+       "\"yes\""},
       // end before start
       {"end-before-start.kernel.toml",
        "end-before-start.csv:3:7: field 'end': expected an end time >= start (5), found 3"},

@@ -87,3 +87,14 @@ TEST(WorkloadReader, RoundTripThroughText) {
     EXPECT_EQ(back.launches[i].priority, wl.launches[i].priority);
   }
 }
+
+TEST(WorkloadIo, BlockCoalescedIsWrittenOnlyWhenSet) {
+  // Written only when set, read back as set; absent means false.
+  auto k = gpusched::test::kernel("k", 4, 128, {100});
+  auto l = gpusched::test::launch("x", 0, 0);
+  l.block_coalesced = true;
+  const auto w = gpusched::make_workload("w", {k}, {l, gpusched::test::launch("y", 0, 0)});
+  const std::string text = gpusched::workload_file_text(w, {"k.kernel.toml"});
+  EXPECT_NE(text.find("block_coalesced = true"), std::string::npos);
+  EXPECT_EQ(text.find("block_coalesced"), text.rfind("block_coalesced"));  // once: y has the default
+}
