@@ -30,6 +30,7 @@ struct SimArgs {
   std::string format = "table";
   std::string db;
   bool metrics_only = false;
+  bool details = false;
 };
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -146,6 +147,13 @@ void run_sim(const SimArgs& a) {
                results.empty() ? 1 : results.front().gpu_count, w.launches.size(), w.total_blocks(), a.interference,
                a.seed);
   print_results(results, a.format);
+  if (a.details && a.format != "csv")
+    for (const auto& r : results) {
+      if (r.policy_metrics.empty()) continue;
+      std::string line;
+      for (const auto& [k, v] : r.policy_metrics) line += fmt::format("{}{}={:g}", line.empty() ? "" : ", ", k, v);
+      fmt::print("{}: {}\n", r.policy, line);
+    }
   for (const auto& line : stored) fmt::print(stderr, "{} in {}\n", line, a.db);
 }
 
@@ -165,6 +173,8 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--stream-schedule", a->stream_schedule, "Stream the Schedule as CSV while simulating (one policy)");
   cmd->add_option("--db", a->db, "Store the runs in this SQLite result store (docs/store.md)");
   cmd->add_flag("--metrics-only", a->metrics_only, "With --db: store metrics and launches, not the Schedule's blocks");
+  cmd->add_flag("--details", a->details,
+                "Also print each policy's own figures (Chimera's technique mix, timeshare's transfers, ...)");
   cmd->add_option("--format", a->format, "Output: table, markdown or csv")
       ->check(CLI::IsMember({"table", "markdown", "csv"}));
   cmd->callback([a] { run_sim(*a); });

@@ -205,3 +205,12 @@ TEST(Cli, GeneratedRealtimeScenarioValidatesAndSimulates) {
   EXPECT_NE(out.find("chimera "), std::string::npos) << out;
   std::filesystem::remove_all(dir);
 }
+
+TEST(Cli, SimDetailsPrintPolicyFigures) {
+  std::string out;
+  ASSERT_EQ(run_cli("sim --workload " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml --policy chimera,timeshare,fifo --details", out), 0)
+      << out;
+  EXPECT_NE(out.find("chimera: preempted_sms="), std::string::npos) << out;
+  EXPECT_NE(out.find("timeshare: microkernels="), std::string::npos) << out;
+  EXPECT_EQ(out.find("fifo: "), std::string::npos) << out;
+}
