@@ -203,6 +203,11 @@ std::vector<BlockRecord> parse_block_records(const std::string& text, const std:
 
 void write_block_records(const std::string& path, const std::vector<BlockRecord>& records) {
   AtomicFile out(path);
+  write_block_records(out, records);
+  out.commit();
+}
+
+void write_block_records(AtomicFile& out, const std::vector<BlockRecord>& records) {
   std::string buf;
   buf.reserve(1 << 16);
   buf.append(kHeader).push_back('\n');
@@ -214,7 +219,6 @@ void write_block_records(const std::string& path, const std::vector<BlockRecord>
     }
   }
   out.write(buf);
-  out.commit();
 }
 
 }  // namespace gpusched

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "core/kernel_profile.h"
 
 namespace gpusched {
@@ -48,5 +49,7 @@ std::vector<BlockRecord> parse_block_records(const std::string& text, const std:
 // Writes records in ns with the header line; the file is written to a temporary name and renamed, so a
 // failed write leaves nothing half-written.
 void write_block_records(const std::string& path, const std::vector<BlockRecord>& records);
+// The same into a file the caller commits (several files that appear together).
+void write_block_records(AtomicFile& out, const std::vector<BlockRecord>& records);
 
 }  // namespace gpusched

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <toml++/toml.h>
 
 #include "core/atomic_file.h"
@@ -204,13 +205,19 @@ void write_kernel_profile(const std::string& dir, const KernelProfile& p,
       out += fmt::format("{} = \"{}\"\n", k, escaped);
     }
   }
+  // Every file is written under a temporary name first and renamed into place only when all are complete,
+  // the attribute file last: an error leaves none of them, and a reader never finds the profile without its
+  // record files.
+  std::vector<std::unique_ptr<AtomicFile>> csvs;
   for (std::size_t i = 0; i < p.record_sets.size(); ++i) {
     const auto file = fmt::format("{}.r{}.csv", p.name, p.record_sets[i].residency);
     out += fmt::format("\n[[records]]\nresidency = {}\nfile = \"{}\"\n", p.record_sets[i].residency, file);
-    write_block_records((fs::path(dir) / file).string(), records.at(i));
+    csvs.push_back(std::make_unique<AtomicFile>((fs::path(dir) / file).string()));
+    write_block_records(*csvs.back(), records.at(i));
   }
   AtomicFile f((fs::path(dir) / (p.name + ".kernel.toml")).string());
   f.write(out);
+  for (auto& c : csvs) c->commit();
   f.commit();
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
 
@@ -36,16 +37,24 @@ SuiteKernel& find_kernel(std::vector<std::unique_ptr<SuiteKernel>>& suite, const
   throw std::invalid_argument(fmt::format("--kernel: unknown kernel '{}' (kernels: {})", name, names));
 }
 
-// Waits for the stream, failing after `timeout_s` (the kernel cannot be stopped; the process exits and the
-// driver tears the context down).
+// Waits for the stream; after `timeout_s` the process ends with a message and exit code 1 (the kernel
+// cannot be stopped; the driver tears the context down).
 void wait_for(cudaStream_t stream, double timeout_s, const std::string& what) {
   const auto t0 = std::chrono::steady_clock::now();
   for (;;) {
     const cudaError_t e = cudaStreamQuery(stream);
     if (e == cudaSuccess) return;
     if (e != cudaErrorNotReady) cuda_fail(e, "cudaStreamQuery", __FILE__, __LINE__);
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s)
-      throw LiveError(fmt::format("{} did not finish within {} s (time limit: --timeout)", what, timeout_s));
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s) {
+      // The kernel still runs and cannot be stopped: leave at once. Unwinding would run destructors that
+      // free device memory (cudaFree waits for the device), and the CUDA runtime's exit-time teardown would
+      // wait too; the driver ends the context with the process. Nothing was written: files appear only when
+      // a profile is complete.
+      std::fprintf(stderr, "gpusched-live: error: %s did not finish within %g s (time limit: --timeout)\n", what.c_str(),
+                   timeout_s);
+      std::fflush(stderr);
+      std::_Exit(1);
+    }
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }
@@ -116,6 +125,8 @@ struct RecordArgs {
   int repeats = 21;
   double timeout_s = 60;
   std::uint64_t seed = 1;
+  std::string stamping = "barrier";
+  std::string inject_fault;  // tests of the error paths: hang or error, at the second recording
 };
 
 // Dynamic shared memory that brings the kernel's residency down to `r` blocks per SM.
@@ -145,6 +156,9 @@ int record_command(const RecordArgs& a) {
   const auto& dev = devices.front();
   auto suite = make_suite();
   SuiteKernel& k = find_kernel(suite, a.kernel);
+  if (a.stamping != "last-warp" && a.stamping != "barrier")
+    throw std::invalid_argument("--stamping expects last-warp or barrier, found \"" + a.stamping + "\"");
+  k.set_stamping(a.stamping == "barrier" ? Stamping::Barrier : Stamping::LastWarp);
   k.setup(a.size, a.seed);
   const LaunchShape base = k.shape(a.size);
   const auto attrs = k.attributes();
@@ -160,7 +174,8 @@ int record_command(const RecordArgs& a) {
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreate(&stream));
   DeviceBlockRecord* records = nullptr;
-  GPUSCHED_CUDA(cudaMalloc(&records, sizeof(DeviceBlockRecord) * static_cast<std::size_t>(base.blocks)));
+  const std::size_t record_bytes = sizeof(DeviceBlockRecord) * static_cast<std::size_t>(base.blocks);
+  GPUSCHED_CUDA(cudaMalloc(&records, record_bytes));
 
   KernelProfile profile;
   profile.name = k.name() + "-" + a.size;
@@ -180,7 +195,9 @@ int record_command(const RecordArgs& a) {
     k.launch(s, 0, nullptr, stream);  // warm-up
     wait_for(stream, a.timeout_s, k.name());
     k.setup(a.size, a.seed);  // fresh inputs (the histogram accumulates)
-    k.launch(s, 0, records, stream);
+    GPUSCHED_CUDA(cudaMemsetAsync(records, 0, record_bytes, stream));
+    if (!a.inject_fault.empty() && !sets.empty()) launch_fault_kernel(a.inject_fault, stream);
+    else k.launch(s, 0, records, stream);
     wait_for(stream, a.timeout_s, k.name());
     std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(base.blocks));
     GPUSCHED_CUDA(cudaMemcpy(host.data(), records, host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
@@ -211,6 +228,7 @@ int record_command(const RecordArgs& a) {
   std::vector<double> plain, inst;
   for (int i = 0; i < a.repeats; ++i)
     for (bool instrumented : {i % 2 == 1, i % 2 == 0}) {  // alternate which goes first
+      if (instrumented) GPUSCHED_CUDA(cudaMemsetAsync(records, 0, record_bytes, stream));  // outside the timing
       GPUSCHED_CUDA(cudaEventRecord(e0, stream));
       k.launch(base, 0, instrumented ? records : nullptr, stream);
       GPUSCHED_CUDA(cudaEventRecord(e1, stream));
@@ -229,6 +247,8 @@ int record_command(const RecordArgs& a) {
   profile.provenance["cuda_runtime"] = dev.runtime;
   profile.provenance["globaltimer_resolution_ns"] = std::to_string(resolution);
   profile.provenance["instrumentation_overhead"] = fmt::format("{:.4f}", overhead);
+  profile.provenance["instrumentation"] = a.stamping == "barrier" ? "end stamped after a block barrier"
+                                                                    : "end stamped by the block's last warp";
   profile.provenance["recorded_at"] = store::utc_now_iso8601();
   profile.provenance["command"] = fmt::format("gpusched-live record --kernel {} --size {} --seed {}", a.kernel, a.size, a.seed);
   write_kernel_profile(a.out, profile, sets);
@@ -262,6 +282,10 @@ int main(int argc, char** argv) {
   rec->add_option("--repeats", ra->repeats, "Repeats for the instrumentation-cost measurement")->check(CLI::Range(1, 1000));
   rec->add_option("--timeout", ra->timeout_s, "Seconds a kernel may run before the command fails")->check(CLI::PositiveNumber);
   rec->add_option("--seed", ra->seed, "Seed for the generated inputs");
+  rec->add_option("--stamping", ra->stamping,
+                  "How a block's end is stamped: barrier (default: thread 0 after a block barrier) or last-warp");
+  rec->add_option("--inject-fault", ra->inject_fault,
+                  "Test the error paths: replace the second recording by a kernel that hangs or faults (hang, error)");
   rec->callback([&] { result = record_command(*ra); });
   try {
     app.parse(argc, argv);

@@ -1,3 +1,7 @@
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
 #include "live/suite/launcher.cuh"
 
 namespace gpusched::live {
@@ -50,7 +54,34 @@ __global__ void timer_steps_kernel(unsigned long long* out, int reads) {
   *out = best;
 }
 
+__global__ void hang_kernel(volatile int* never_set) {
+  while (*never_set == 0) {
+  }
+}
+
+__global__ void illegal_write_kernel() {
+  // Far outside any allocation: the SM raises an illegal-address fault.
+  *reinterpret_cast<volatile int*>(static_cast<std::uintptr_t>(0x10)) = 1;
+}
+
 }  // namespace
+
+void launch_fault_kernel(const std::string& kind, void* stream) {
+  auto st = static_cast<cudaStream_t>(stream);
+  if (kind == "hang") {
+    static int* flag = nullptr;  // lives until the process ends: the kernel never stops reading it
+    if (!flag) {
+      GPUSCHED_CUDA(cudaMalloc(&flag, sizeof(int)));
+      GPUSCHED_CUDA(cudaMemset(flag, 0, sizeof(int)));
+    }
+    hang_kernel<<<1, 1, 0, st>>>(flag);
+  } else if (kind == "error") {
+    illegal_write_kernel<<<1, 1, 0, st>>>();
+  } else {
+    throw std::invalid_argument("--inject-fault expects hang or error, found \"" + kind + "\"");
+  }
+  GPUSCHED_CUDA(cudaGetLastError());
+}
 
 std::uint64_t measure_globaltimer_resolution() {
   DeviceBuffer<unsigned long long> out;

@@ -19,8 +19,12 @@ struct DeviceBlockRecord {
   std::uint64_t end_ns = 0;    // %globaltimer after the block's last barrier
   std::uint64_t point_ns = 0;  // %globaltimer at the block's first non-idempotent operation (0: none)
   std::uint32_t smid = 0;
-  std::uint32_t pad = 0;
+  std::uint32_t warps_done = 0;  // warp-stamped instrumentation: warps finished (zeroed before the launch)
 };
+
+// How the instrumented kernel stamps a block's end: after a block-wide barrier (thread 0 stamps), or by the
+// last of its warps to finish (an atomic count per block, no barrier; the records must be zeroed first).
+enum class Stamping { Barrier, LastWarp };
 
 struct LaunchShape {
   int blocks = 1;
@@ -48,6 +52,9 @@ class SuiteKernel {
   // Launches blocks [offset, offset + shape.blocks) on `stream` (a cudaStream_t as void*), instrumented when
   // `records` is not null (device memory, one record per block of the launch).
   virtual void launch(const LaunchShape& shape, int block_offset, DeviceBlockRecord* records, void* stream) = 0;
+  // Which instrumentation `launch` uses when it records (default: a barrier, then thread 0 stamps; the
+  // last-warp variant measured no cheaper, docs/live.md).
+  void set_stamping(Stamping s) { stamping_ = s; }
   // Runs the small size and compares with the CPU reference; returns "" or what differs.
   virtual std::string check() = 0;
   virtual KernelAttributes attributes() const = 0;
@@ -61,6 +68,9 @@ class SuiteKernel {
   // Device memory the current size's data takes, and the part the kernel writes.
   virtual std::int64_t footprint_bytes() const { return 0; }
   virtual std::int64_t dirty_bytes() const { return 0; }
+
+ protected:
+  Stamping stamping_ = Stamping::Barrier;
 };
 
 // All suite kernels, by name.
@@ -68,5 +78,9 @@ std::vector<std::unique_ptr<SuiteKernel>> make_suite();
 
 // The smallest step of %globaltimer seen on the current device, in ns.
 std::uint64_t measure_globaltimer_resolution();
+
+// Launches a kernel that misbehaves on purpose, for the error-path tests: "hang" spins until the process
+// ends, "error" writes to an invalid address (cudaErrorIllegalAddress).
+void launch_fault_kernel(const std::string& kind, void* stream);
 
 }  // namespace gpusched::live
