@@ -112,3 +112,23 @@ TEST(ProfileReader, ProvenanceRoundTripAndBadValue) {
     EXPECT_NE(std::string(e.what()).find("provenance.date"), std::string::npos) << e.what();
   }
 }
+
+TEST(ProfileWriter, AFailedWriteLeavesNoFile) {
+  // Two record sets but records for only one: the writer fails before renaming anything, so neither the
+  // first CSV nor the attribute file appears.
+  SyntheticProfileSpec spec;
+  spec.name = "k";
+  spec.gpu = "h100";
+  spec.blocks = 64;
+  spec.threads_per_block = 128;
+  auto g = synthesize_profile(spec);
+  RecordSet second = g.profile.record_sets.front();
+  second.residency = 1;
+  g.profile.record_sets.insert(g.profile.record_sets.begin(), second);
+  const auto dir = std::filesystem::temp_directory_path() / "gpusched_profile_writer_fail";
+  std::filesystem::remove_all(dir);
+  EXPECT_ANY_THROW(write_kernel_profile(dir.string(), g.profile, g.records));
+  ASSERT_TRUE(std::filesystem::exists(dir));
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
+}
