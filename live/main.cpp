@@ -127,6 +127,7 @@ struct RecordArgs {
   std::uint64_t seed = 1;
   std::string stamping = "barrier";
   std::string inject_fault;  // tests of the error paths: hang or error, at the second recording
+  int batch = 0;             // launches per timed batch in the cost measurement (0: about 2 ms worth)
 };
 
 // Dynamic shared memory that brings the kernel's residency down to `r` blocks per SM.
@@ -156,9 +157,12 @@ int record_command(const RecordArgs& a) {
   const auto& dev = devices.front();
   auto suite = make_suite();
   SuiteKernel& k = find_kernel(suite, a.kernel);
-  if (a.stamping != "last-warp" && a.stamping != "barrier")
-    throw std::invalid_argument("--stamping expects last-warp or barrier, found \"" + a.stamping + "\"");
-  k.set_stamping(a.stamping == "barrier" ? Stamping::Barrier : Stamping::LastWarp);
+  if (a.stamping != "last-warp" && a.stamping != "barrier" && a.stamping != "per-warp")
+    throw std::invalid_argument("--stamping expects barrier, last-warp or per-warp, found \"" + a.stamping + "\"");
+  const Stamping stamping = a.stamping == "barrier"     ? Stamping::Barrier
+                            : a.stamping == "last-warp" ? Stamping::LastWarp
+                                                        : Stamping::PerWarp;
+  k.set_stamping(stamping);
   k.setup(a.size, a.seed);
   const LaunchShape base = k.shape(a.size);
   const auto attrs = k.attributes();
@@ -174,7 +178,7 @@ int record_command(const RecordArgs& a) {
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreate(&stream));
   DeviceBlockRecord* records = nullptr;
-  const std::size_t record_bytes = sizeof(DeviceBlockRecord) * static_cast<std::size_t>(base.blocks);
+  const std::size_t record_bytes = record_buffer_bytes(base.blocks);
   GPUSCHED_CUDA(cudaMalloc(&records, record_bytes));
 
   KernelProfile profile;
@@ -201,6 +205,14 @@ int record_command(const RecordArgs& a) {
     wait_for(stream, a.timeout_s, k.name());
     std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(base.blocks));
     GPUSCHED_CUDA(cudaMemcpy(host.data(), records, host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
+    if (stamping == Stamping::PerWarp) {  // a block ends when its last warp does
+      std::vector<std::uint64_t> ends(host.size() * kMaxWarpsPerBlock);
+      GPUSCHED_CUDA(cudaMemcpy(ends.data(), warp_end_slots(records, base.blocks), ends.size() * sizeof(std::uint64_t),
+                               cudaMemcpyDeviceToHost));
+      const int warps = (base.threads + 31) / 32;
+      for (std::size_t b = 0; b < host.size(); ++b)
+        for (int w = 0; w < warps; ++w) host[b].end_ns = std::max<std::uint64_t>(host[b].end_ns, ends[b * kMaxWarpsPerBlock + static_cast<std::size_t>(w)]);
+    }
     std::uint64_t t0 = ~0ull;
     for (const auto& h : host) t0 = std::min(t0, h.start_ns);
     std::vector<BlockRecord> set;
@@ -221,22 +233,30 @@ int record_command(const RecordArgs& a) {
   }
   profile.idempotent_until = points.empty() ? k.idempotent_until() : median(points);
 
-  // Instrumentation cost: instrumented against plain launches at full residency, median of repeats.
+  // Instrumentation cost: instrumented against plain launches at full residency, median of repeats. Each
+  // repeat times a batch of back-to-back launches (enough for about 2 ms): a single launch of a short kernel
+  // (blackscholes s1: 40 us) is within the launch-to-launch jitter of the GPU. With the barrier stamping the
+  // records need no reset between launches; the other stampings reset them outside the timed batch, so a
+  // batch of those repeats the first launch's record work only approximately (their counts are not reset).
   cudaEvent_t e0, e1;
   GPUSCHED_CUDA(cudaEventCreate(&e0));
   GPUSCHED_CUDA(cudaEventCreate(&e1));
+  auto time_batch = [&](bool instrumented, int n) {
+    if (instrumented) GPUSCHED_CUDA(cudaMemsetAsync(records, 0, record_bytes, stream));  // outside the timing
+    GPUSCHED_CUDA(cudaEventRecord(e0, stream));
+    for (int j = 0; j < n; ++j) k.launch(base, 0, instrumented ? records : nullptr, stream);
+    GPUSCHED_CUDA(cudaEventRecord(e1, stream));
+    wait_for(stream, a.timeout_s, k.name());
+    float ms = 0;
+    GPUSCHED_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+    return static_cast<double>(ms) / n;
+  };
+  const double one = time_batch(false, 1);
+  const int batch = a.batch > 0 ? a.batch : std::clamp(static_cast<int>(2.0 / std::max(one, 1e-3)), 1, 200);
   std::vector<double> plain, inst;
   for (int i = 0; i < a.repeats; ++i)
-    for (bool instrumented : {i % 2 == 1, i % 2 == 0}) {  // alternate which goes first
-      if (instrumented) GPUSCHED_CUDA(cudaMemsetAsync(records, 0, record_bytes, stream));  // outside the timing
-      GPUSCHED_CUDA(cudaEventRecord(e0, stream));
-      k.launch(base, 0, instrumented ? records : nullptr, stream);
-      GPUSCHED_CUDA(cudaEventRecord(e1, stream));
-      wait_for(stream, a.timeout_s, k.name());
-      float ms = 0;
-      GPUSCHED_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-      (instrumented ? inst : plain).push_back(ms);
-    }
+    for (bool instrumented : {i % 2 == 1, i % 2 == 0})  // alternate which goes first
+      (instrumented ? inst : plain).push_back(time_batch(instrumented, batch));
   const double overhead = median(inst) / median(plain) - 1.0;
   const auto resolution = measure_globaltimer_resolution();
   cudaFree(records);
@@ -247,14 +267,15 @@ int record_command(const RecordArgs& a) {
   profile.provenance["cuda_runtime"] = dev.runtime;
   profile.provenance["globaltimer_resolution_ns"] = std::to_string(resolution);
   profile.provenance["instrumentation_overhead"] = fmt::format("{:.4f}", overhead);
-  profile.provenance["instrumentation"] = a.stamping == "barrier" ? "end stamped after a block barrier"
-                                                                    : "end stamped by the block's last warp";
+  profile.provenance["instrumentation"] = a.stamping == "barrier"     ? "end stamped after a block barrier"
+                                          : a.stamping == "last-warp" ? "end stamped by the block's last warp"
+                                                                      : "end = latest of the warps' own stamps";
   profile.provenance["recorded_at"] = store::utc_now_iso8601();
   profile.provenance["command"] = fmt::format("gpusched-live record --kernel {} --size {} --seed {}", a.kernel, a.size, a.seed);
   write_kernel_profile(a.out, profile, sets);
-  fmt::print("{}: wrote {}/{}.kernel.toml; plain {:.3f} ms, instrumented {:.3f} ms (median of {}): overhead {:+.2f}%; "
-             "%globaltimer resolution {} ns\n",
-             k.name(), a.out, profile.name, median(plain), median(inst), a.repeats, 100 * overhead, resolution);
+  fmt::print("{}: wrote {}/{}.kernel.toml; plain {:.4f} ms, instrumented {:.4f} ms (median of {} batches of {}): overhead "
+             "{:+.2f}%; %globaltimer resolution {} ns\n",
+             k.name(), a.out, profile.name, median(plain), median(inst), a.repeats, batch, 100 * overhead, resolution);
   return 0;
 }
 
@@ -282,8 +303,10 @@ int main(int argc, char** argv) {
   rec->add_option("--repeats", ra->repeats, "Repeats for the instrumentation-cost measurement")->check(CLI::Range(1, 1000));
   rec->add_option("--timeout", ra->timeout_s, "Seconds a kernel may run before the command fails")->check(CLI::PositiveNumber);
   rec->add_option("--seed", ra->seed, "Seed for the generated inputs");
+  rec->add_option("--batch", ra->batch, "Launches per timed batch in the cost measurement (default: ~2 ms worth)")
+      ->check(CLI::Range(0, 100000));
   rec->add_option("--stamping", ra->stamping,
-                  "How a block's end is stamped: barrier (default: thread 0 after a block barrier) or last-warp");
+                  "How a block's end is stamped: barrier (default: thread 0 after a block barrier), last-warp or per-warp");
   rec->add_option("--inject-fault", ra->inject_fault,
                   "Test the error paths: replace the second recording by a kernel that hangs or faults (hang, error)");
   rec->callback([&] { result = record_command(*ra); });

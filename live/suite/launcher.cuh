@@ -80,6 +80,23 @@ __global__ void instrumented_kernel_last_warp(typename Body::Args args, int offs
   }
 }
 
+// Every warp stamps its own end; nothing waits for anything. The block's start, SM and idempotence point go
+// straight to its record (thread 0), the warps' ends to their slots after the records.
+template <class Body>
+__global__ void instrumented_kernel_per_warp(typename Body::Args args, int offset, DeviceBlockRecord* records) {
+  DeviceBlockRecord* rec = records + blockIdx.x;
+  if (threadIdx.x == 0) {
+    rec->start_ns = globaltimer_ns();
+    rec->smid = sm_id();
+  }
+  Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset,
+                                 reinterpret_cast<unsigned long long*>(&rec->point_ns)});
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0)
+    reinterpret_cast<std::uint64_t*>(records + gridDim.x)[blockIdx.x * kMaxWarpsPerBlock + threadIdx.x / 32] =
+        globaltimer_ns();  // the slots after the records (warp_end_slots)
+}
+
 template <class Body>
 __global__ void plain_kernel(typename Body::Args args, int offset) {
   Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, nullptr});
@@ -90,7 +107,9 @@ class SuiteKernelBase : public SuiteKernel {
  public:
   void launch(const LaunchShape& s, int offset, DeviceBlockRecord* records, void* stream) override {
     auto st = static_cast<cudaStream_t>(stream);
-    if (records && stamping_ == Stamping::LastWarp)
+    if (records && stamping_ == Stamping::PerWarp)
+      instrumented_kernel_per_warp<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset, records);
+    else if (records && stamping_ == Stamping::LastWarp)
       instrumented_kernel_last_warp<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset, records);
     else if (records)
       instrumented_kernel<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset, records);
@@ -113,6 +132,8 @@ class SuiteKernelBase : public SuiteKernel {
     GPUSCHED_CUDA(cudaFuncSetAttribute(instrumented_kernel<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     GPUSCHED_CUDA(
         cudaFuncSetAttribute(instrumented_kernel_last_warp<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    GPUSCHED_CUDA(
+        cudaFuncSetAttribute(instrumented_kernel_per_warp<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     GPUSCHED_CUDA(cudaFuncSetAttribute(plain_kernel<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
   }
 

@@ -22,9 +22,19 @@ struct DeviceBlockRecord {
   std::uint32_t warps_done = 0;  // warp-stamped instrumentation: warps finished (zeroed before the launch)
 };
 
-// How the instrumented kernel stamps a block's end: after a block-wide barrier (thread 0 stamps), or by the
-// last of its warps to finish (an atomic count per block, no barrier; the records must be zeroed first).
-enum class Stamping { Barrier, LastWarp };
+// How the instrumented kernel stamps a block's end: after a block-wide barrier (thread 0 stamps); by the last
+// of its warps to finish (an atomic count per block, no barrier); or by every warp into its own slot, the block's
+// end being the latest (no barrier, no atomic). LastWarp and PerWarp need the records zeroed first; PerWarp
+// needs kMaxWarpsPerBlock end slots per block after the records (record_buffer_bytes).
+enum class Stamping { Barrier, LastWarp, PerWarp };
+inline constexpr int kMaxWarpsPerBlock = 32;
+inline std::size_t record_buffer_bytes(int blocks) {
+  return static_cast<std::size_t>(blocks) * (sizeof(DeviceBlockRecord) + kMaxWarpsPerBlock * sizeof(std::uint64_t));
+}
+// The per-warp end slots of a record buffer.
+inline std::uint64_t* warp_end_slots(DeviceBlockRecord* records, int blocks) {
+  return reinterpret_cast<std::uint64_t*>(records + blocks);
+}
 
 struct LaunchShape {
   int blocks = 1;
