@@ -44,7 +44,9 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     const auto& s = specs_[i];
     auto& l = launches_[i];
     const std::string tenant = s.tenant.empty() ? "\x01" + s.id : s.tenant;  // unnamed: its own tenant
-    l.tenant = tenants.emplace(tenant, static_cast<std::int32_t>(tenants.size())).first->second;
+    const auto [it, added] = tenants.emplace(tenant, static_cast<std::int32_t>(tenants.size()));
+    l.tenant = it->second;
+    if (added) tenant_names_.push_back(s.tenant.empty() ? s.id : s.tenant);
     l.index = static_cast<std::int32_t>(i);
     l.kernel = s.kernel;
     const auto occ = compute_occupancy(config_.gpu, s.kernel->shape());

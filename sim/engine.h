@@ -189,6 +189,7 @@ class EngineView {
   // Free warps on an SM (the measure most-free placement ranks SMs by).
   int free_warps(int sm) const;
   std::uint64_t seed() const;
+  const std::string& tenant_name(std::int32_t tenant) const;  // LaunchState::tenant's name (or the launch id)
   const EngineConfig& config() const;  // the GPU, seed, duration model and costs of this run
   TimeNs switch_time(std::int32_t l) const;  // time to save (or restore) one block's context
   // Fraction of the block's work done at `now`.
@@ -332,7 +333,8 @@ class Engine {
     PhaseState state;
     TimeNs since;
   };
-  std::vector<OpenPhase> open_phases_;  // few at a time (the tenants of a time-shared GPU)
+  std::vector<OpenPhase> open_phases_;
+  std::vector<std::string> tenant_names_;  // few at a time (the tenants of a time-shared GPU)
   std::vector<EngineObserver*> observers_;
   EngineStats stats_;
   std::string policy_name_;
@@ -352,6 +354,9 @@ inline const std::vector<std::int32_t>& EngineView::active() const { return e_.a
 inline const std::vector<std::int32_t>& EngineView::freed_sms() const { return e_.freed_; }
 inline const ResidentBlock& EngineView::resident(std::int32_t slot) const { return e_.slots_[static_cast<std::size_t>(slot)]; }
 inline std::uint64_t EngineView::seed() const { return e_.config_.seed; }
+inline const std::string& EngineView::tenant_name(std::int32_t t) const {
+  return e_.tenant_names_[static_cast<std::size_t>(t)];
+}
 inline const EngineConfig& EngineView::config() const { return e_.config_; }
 
 inline bool EngineView::resources_fit(std::int32_t l, int sm, std::int64_t count) const {

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <stdexcept>
 
 #include "sim/policies/issue.h"
@@ -66,12 +67,20 @@ class TimesharePolicy final : public Policy {
   }
 
   std::vector<std::pair<std::string, double>> metrics() const override {
-    return {{"microkernels", static_cast<double>(microkernels_)},
+    std::vector<std::pair<std::string, double>> out{{"microkernels", static_cast<double>(microkernels_)},
             {"bytes_to_device", static_cast<double>(bytes_in_)},
             {"bytes_to_host", static_cast<double>(bytes_out_)},
             {"slice_ns", slice_ns_},
             {"slice_lower_bound_ns", lower_bound_ns_},
             {"transfers_waiting_ns", static_cast<double>(link_wait_)}};
+    // Each tenant's slices and share of them (Figure 6), over the whole run.
+    std::int64_t total = 0;
+    for (const auto& [_, n] : slices_by_tenant_) total += n;
+    for (const auto& [name, n] : slices_by_tenant_) {
+      out.emplace_back("slices." + name, static_cast<double>(n));
+      out.emplace_back("slice_share." + name, total > 0 ? static_cast<double>(n) / static_cast<double>(total) : 0.0);
+    }
+    return out;
   }
 
  private:
@@ -391,6 +400,7 @@ class TimesharePolicy final : public Policy {
     a.set_phase(l, in.gpu, std::nullopt);  // one Running span per micro-kernel
     a.set_phase(l, in.gpu, PhaseState::Running);
     ++microkernels_;
+    ++slices_by_tenant_[v.tenant_name(v.launch(l).tenant)];
     a.set_timer(v.now() + overhead_ns_, tag(kLaunch, id));
   }
 
@@ -473,6 +483,7 @@ class TimesharePolicy final : public Policy {
   std::vector<TimeNs> link_free_;
   std::vector<std::int64_t> assigned_, mk_blocks_;
   std::int64_t microkernels_ = 0, bytes_in_ = 0, bytes_out_ = 0;
+  std::map<std::string, std::int64_t> slices_by_tenant_;
   TimeNs link_wait_ = 0;
 };
 

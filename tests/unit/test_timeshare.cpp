@@ -129,6 +129,8 @@ TEST(Timeshare, TwoTenantsRoundRobinWithSwapping) {
   EXPECT_EQ(saves_a[0].start, 1300);
   EXPECT_EQ(saves_a[0].end, 1400);
   EXPECT_DOUBLE_EQ(metric(c.r, "bytes_to_host"), 100 + 200 + 100 + 200);
+  EXPECT_DOUBLE_EQ(metric(c.r, "slices.A"), 3);
+  EXPECT_DOUBLE_EQ(metric(c.r, "slice_share.B"), 0.4);  // 2 of 5
   EXPECT_DOUBLE_EQ(metric(c.r, "bytes_to_device"), 3 * 300 + 2 * 200);
   // Eq. 1: the largest dirty state saved (B: 200) + the largest state restored (A: 300) over 1 B/ns.
   EXPECT_DOUBLE_EQ(metric(c.r, "slice_lower_bound_ns"), 500);
