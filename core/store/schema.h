@@ -4,6 +4,33 @@
 
 namespace gpusched::store::schema {
 
+// Table bodies named once: the create script and the migrations that rebuild or add these tables use them
+// (string-literal concatenation, so the schema stays a compile-time constant).
+#define GPUSCHED_STORE_BLOCKS_TABLE \
+  "(\n" \
+  "  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n" \
+  "  seq INTEGER NOT NULL,\n" \
+  "  launch INTEGER NOT NULL,\n" \
+  "  block INTEGER NOT NULL,\n" \
+  "  gpu INTEGER NOT NULL,\n" \
+  "  sm INTEGER NOT NULL,\n" \
+  "  start_ns INTEGER NOT NULL,\n" \
+  "  end_ns INTEGER NOT NULL,\n" \
+  "  outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 5),\n" \
+  "  PRIMARY KEY (run_id, seq)\n" \
+  ") WITHOUT ROWID;\n"
+#define GPUSCHED_STORE_PHASES_TABLE \
+  "(\n" \
+  "  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n" \
+  "  seq INTEGER NOT NULL,\n" \
+  "  launch INTEGER NOT NULL,\n" \
+  "  gpu INTEGER NOT NULL,\n" \
+  "  state INTEGER NOT NULL CHECK (state BETWEEN 0 AND 4),\n" \
+  "  start_ns INTEGER NOT NULL,\n" \
+  "  end_ns INTEGER NOT NULL,\n" \
+  "  PRIMARY KEY (run_id, seq)\n" \
+  ") WITHOUT ROWID;\n"
+
 // Executed once on a new store, inside a transaction. docs/store.md describes every column.
 inline constexpr const char* kCreate = R"sql(
 CREATE TABLE runs (
@@ -70,28 +97,8 @@ CREATE TABLE launches (
 CREATE TABLE piece_outcomes (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 INSERT INTO piece_outcomes VALUES (0, 'completed'), (1, 'drained'), (2, 'flushed'), (3, 'switched_out'),
   (4, 'switched_in'), (5, 'killed');
-CREATE TABLE blocks (
-  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  launch INTEGER NOT NULL,
-  block INTEGER NOT NULL,
-  gpu INTEGER NOT NULL,
-  sm INTEGER NOT NULL,
-  start_ns INTEGER NOT NULL,
-  end_ns INTEGER NOT NULL,
-  outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 5),
-  PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE phases (
-  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  launch INTEGER NOT NULL,
-  gpu INTEGER NOT NULL,
-  state INTEGER NOT NULL CHECK (state BETWEEN 0 AND 4),
-  start_ns INTEGER NOT NULL,
-  end_ns INTEGER NOT NULL,
-  PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
+CREATE TABLE blocks )sql" GPUSCHED_STORE_BLOCKS_TABLE R"sql(
+CREATE TABLE phases )sql" GPUSCHED_STORE_PHASES_TABLE R"sql(
 CREATE TABLE validations (
   live_run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
   predicted_run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
@@ -103,18 +110,7 @@ CREATE TABLE validations (
 // Version 1 -> 2: pieces may be 'killed' (a launch killed at its deadline). SQLite cannot change a CHECK
 // constraint, so the blocks table is rebuilt; run by open() in one transaction when a writer opens a v1 file.
 inline constexpr const char* kMigrate1To2 = R"sql(
-CREATE TABLE blocks_v2 (
-  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  launch INTEGER NOT NULL,
-  block INTEGER NOT NULL,
-  gpu INTEGER NOT NULL,
-  sm INTEGER NOT NULL,
-  start_ns INTEGER NOT NULL,
-  end_ns INTEGER NOT NULL,
-  outcome INTEGER NOT NULL CHECK (outcome BETWEEN 0 AND 5),
-  PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
+CREATE TABLE blocks_v2 )sql" GPUSCHED_STORE_BLOCKS_TABLE R"sql(
 INSERT INTO blocks_v2 SELECT * FROM blocks;
 DROP TABLE blocks;
 ALTER TABLE blocks_v2 RENAME TO blocks;
@@ -123,16 +119,7 @@ INSERT OR IGNORE INTO piece_outcomes VALUES (5, 'killed');
 
 // Version 2 -> 3: launch phases (time-sharing states, seed 004) beside the block pieces.
 inline constexpr const char* kMigrate2To3 = R"sql(
-CREATE TABLE IF NOT EXISTS phases (
-  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  launch INTEGER NOT NULL,
-  gpu INTEGER NOT NULL,
-  state INTEGER NOT NULL CHECK (state BETWEEN 0 AND 4),
-  start_ns INTEGER NOT NULL,
-  end_ns INTEGER NOT NULL,
-  PRIMARY KEY (run_id, seq)
-) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS phases )sql" GPUSCHED_STORE_PHASES_TABLE R"sql(
 )sql";
 
 // Tables every store has (phases: from version 3); open() checks them.
