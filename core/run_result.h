@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,5 +27,12 @@ struct RunResult {
   // Figures particular to the policy (e.g. Chimera's technique mix), by name; printed, not stored.
   std::vector<std::pair<std::string, double>> policy_metrics;
 };
+
+// A policy figure by name, or `fallback` when the policy did not report it.
+inline double policy_metric(const RunResult& r, std::string_view name, double fallback = 0.0) {
+  for (const auto& [k, v] : r.policy_metrics)
+    if (k == name) return v;
+  return fallback;
+}
 
 }  // namespace gpusched

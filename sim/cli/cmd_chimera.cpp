@@ -10,12 +10,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <functional>
 #include <filesystem>
 #include <map>
-#include <mutex>
-#include <thread>
 
 #include "core/atomic_file.h"
 #include "core/gpu_file.h"
@@ -70,23 +66,6 @@ std::vector<std::string> pick(const std::map<std::string, Benchmark>& all, const
     out.push_back(w);
   }
   return out;
-}
-
-// "name=value" settings applied to every compared policy.
-std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
-  std::map<std::string, std::string> out;
-  for (const auto& s : sets) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--set: expected PARAM=VALUE, found " + s);
-    out[s.substr(0, eq)] = s.substr(eq + 1);
-  }
-  return out;
-}
-
-double metric(const RunResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.policy_metrics)
-    if (k == name) return v;
-  return 0.0;
 }
 
 // One scenario run's figures.
@@ -206,8 +185,7 @@ void add_rt(CLI::App& app) {
       o.keep_schedule = false;
       bench_alone[b] = sim::run_workload(only, gpu, o, alone).metrics.makespan;
     }
-    const int threads = a->jobs > 0 ? a->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    parallel_for(jobs.size(), threads, [&](std::size_t i) {
+    parallel_for(jobs.size(), a->jobs, [&](std::size_t i) {
       const auto& j = jobs[i];
       const auto& w = scenarios.at({j.bench, j.limit}).workload;
       sim::RunOptions o;
@@ -230,15 +208,15 @@ void add_rt(CLI::App& app) {
         }
       }
       const double t_alone = static_cast<double>(bench_alone.at(j.bench));
-      const double ignored = metric(r, "ignored_work_ns");
+      const double ignored = policy_metric(r, "ignored_work_ns");
       row.raw_overhead = 1.0 - t_alone / static_cast<double>(bench_end);
       row.overhead = 1.0 - (1.0 - ignored / work) * t_alone / static_cast<double>(bench_end);
-      const double f = metric(r, "blocks_flushed"), d = metric(r, "blocks_drained"), s = metric(r, "blocks_switched");
+      const double f = policy_metric(r, "blocks_flushed"), d = policy_metric(r, "blocks_drained"), s = policy_metric(r, "blocks_switched");
       const double total = std::max(1.0, f + d + s);
       row.flushed = f / total;
       row.drained = d / total;
       row.switched = s / total;
-      row.mean_latency_us = metric(r, "sm_preemption_latency_mean_ns") / 1000.0;
+      row.mean_latency_us = policy_metric(r, "sm_preemption_latency_mean_ns") / 1000.0;
       rows[i] = row;
     });
 
@@ -332,8 +310,7 @@ void add_pairs(CLI::App& app) {
     policies.insert(policies.end(), a->policies.begin(), a->policies.end());
     std::vector<RunResult> results(workloads.size() * policies.size());
     sim::AloneTimeCache alone;
-    const int threads = a->jobs > 0 ? a->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    parallel_for(results.size(), threads, [&](std::size_t i) {
+    parallel_for(results.size(), a->jobs, [&](std::size_t i) {
       sim::RunOptions o;
       o.policy = policies[i % policies.size()];
       if (i % policies.size() != 0) {

@@ -57,12 +57,6 @@ Workload workload_of(const Programs& ps, const std::vector<const SharegpuProgram
   return sharegpu_workload(name, which, kernels, coalesced, repeats);
 }
 
-double metric(const RunResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.policy_metrics)
-    if (k == name) return v;
-  return 0.0;
-}
-
 // Finish of each tenant's last launch.
 std::map<std::string, TimeNs> finish_by_tenant(const Workload& w, const RunResult& r) {
   std::map<std::string, TimeNs> out;
@@ -99,12 +93,7 @@ void add_sharegpu_command(CLI::App& app) {
     const GpuSpec gpu = resolve_gpu(a->gpu, &warnings);
     print_warnings(warnings);
     const Programs ps = make_programs(gpu.name);
-    std::map<std::string, std::string> base;
-    for (const auto& s : a->set) {
-      const auto eq = s.find('=');
-      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--set: expected PARAM=VALUE, found " + s);
-      base[s.substr(0, eq)] = s.substr(eq + 1);
-    }
+    const auto base = parse_sets(a->set);
     auto ts = [&](double slice_ms) {
       auto p = base;
       p["slice_ms"] = fmt::format("{}", slice_ms);
@@ -192,7 +181,7 @@ void add_sharegpu_command(CLI::App& app) {
                  p->calls, format_duration(static_cast<TimeNs>(native_time(p))));
       for (int k = 0; k < 3; ++k) {
         const auto i = alone[{p->name, slices[k]}];
-        const double mk = metric(jobs[i].result, "microkernels");
+        const double mk = policy_metric(jobs[i].result, "microkernels");
         sum5[k] += makespan(i) / native_time(p);
         fmt::print(" {:.3f} ({:.2f} ms x {:.0f}) |", makespan(i) / native_time(p),
                    (makespan(i) - native_time(p)) / std::max(1.0, mk) / 1e6, mk);
@@ -206,7 +195,7 @@ void add_sharegpu_command(CLI::App& app) {
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       fmt::print("| {} + {} | {} |", pairs[i].first, pairs[i].second, pair_kinds[i]);
       const auto& r0 = jobs[pair_runs[{i, 1000.0}]];
-      fmt::print(" {:.0f} ms |", metric(r0.result, "slice_lower_bound_ns") / 1e6);
+      fmt::print(" {:.0f} ms |", policy_metric(r0.result, "slice_lower_bound_ns") / 1e6);
       for (const double s : {1000.0, 500.0}) {
         const auto& j = jobs[pair_runs[{i, s}]];
         const auto fin = finish_by_tenant(j.w, j.result);

@@ -2,7 +2,9 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/gpu_spec.h"
@@ -40,6 +42,9 @@ struct LoadedWorkload {
   GpuSpec gpu;
 };
 LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override);
+
+// "PARAM=VALUE" settings (--set) as a map; throws std::invalid_argument naming the bad one.
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets);
 
 // Runs `jobs` tasks on up to `threads` threads (0: all cores); the first exception is rethrown.
 void parallel_for(std::size_t jobs, int threads, const std::function<void(std::size_t)>& task);

@@ -37,6 +37,16 @@ std::string format_duration(TimeNs ns) {
   return fmt::format("{} ns", ns);
 }
 
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
+  std::map<std::string, std::string> out;
+  for (const auto& s : sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--set: expected PARAM=VALUE, found " + s);
+    out[s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  return out;
+}
+
 void parallel_for(std::size_t jobs, int threads, const std::function<void(std::size_t)>& task) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::atomic<std::size_t> next{0};

@@ -143,11 +143,7 @@ int count(const RunResult& r, PieceOutcome o) {
   return n;
 }
 
-double metric(const RunResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.policy_metrics)
-    if (k == name) return v;
-  return -1;
-}
+double metric(const RunResult& r, const std::string& name) { return policy_metric(r, name, -1); }
 
 }  // namespace
 

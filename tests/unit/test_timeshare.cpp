@@ -63,11 +63,7 @@ std::vector<PhaseSpan> phases_of(const RunResult& r, int launch, PhaseState stat
   return out;
 }
 
-double metric(const RunResult& r, const std::string& name) {
-  for (const auto& [k, v] : r.policy_metrics)
-    if (k == name) return v;
-  return -1;
-}
+double metric(const RunResult& r, const std::string& name) { return policy_metric(r, name, -1); }
 
 // Device memory in use over time, from the phases: an instance holds its footprint from the start of its
 // restore to the end of its save (or of its last micro-kernel).
