@@ -44,6 +44,9 @@ GeneratedProfile sharegpu_kernel(const SharegpuProgram& p, const std::string& gp
   s.mean_block_ns = call_ns / static_cast<double>(waves);
   s.rsd = 0.02;
   s.seed = seed;
+  if (seed == 0)
+    for (std::size_t i = 0; i < sharegpu_programs().size(); ++i)
+      if (sharegpu_programs()[i].name == p.name) s.seed = 501 + i;
   s.memory_footprint_bytes = p.footprint_mib << 20;
   auto out = synthesize_profile(s);
   out.profile.dirty_bytes = out.profile.memory_footprint_bytes / 2;

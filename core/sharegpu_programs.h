@@ -25,8 +25,9 @@ const std::vector<SharegpuProgram>& sharegpu_programs();
 const SharegpuProgram* find_sharegpu_program(const std::string& name);
 
 // One call's kernel: waves of blocks (4 per SM, 256 threads) lasting native_s / calls together, blocks of
-// at most 10 ms, 2% block-time RSD; footprint from the table, half of it dirty.
-GeneratedProfile sharegpu_kernel(const SharegpuProgram& p, const std::string& gpu = "k40", std::uint64_t seed = 1);
+// at most 10 ms, 2% block-time RSD; footprint from the table, half of it dirty. Seed 0: the program's own
+// (501 + its row in Table I), so every command draws the same blocks for it.
+GeneratedProfile sharegpu_kernel(const SharegpuProgram& p, const std::string& gpu = "k40", std::uint64_t seed = 0);
 
 // A workload of the given programs (kernels from `kernels`, same order), each one's calls on its own stream
 // from time 0, tenant = program name, run `repeats[i]` times in a row (default once); `block_coalesced`

@@ -38,10 +38,9 @@ struct Programs {
 
 Programs make_programs(const std::string& gpu) {
   Programs out;
-  std::uint64_t seed = 501;
   for (const auto& p : sharegpu_programs()) {
     out.all.push_back(&p);
-    out.kernels.push_back(std::make_shared<KernelProfile>(sharegpu_kernel(p, gpu, seed++).profile));
+    out.kernels.push_back(std::make_shared<KernelProfile>(sharegpu_kernel(p, gpu).profile));
   }
   return out;
 }
@@ -269,31 +268,20 @@ void add_gen_sharegpu_command(CLI::App& gen) {
     fs::create_directories(a->out);
     std::vector<std::shared_ptr<const KernelProfile>> kernels;
     std::vector<std::string> paths;
-    std::uint64_t seed = 501;
-    for (const auto& p : sharegpu_programs()) {
-      const auto g = sharegpu_kernel(p, a->gpu, seed++);
-      if (std::find(which.begin(), which.end(), &p) == which.end()) continue;
+    for (const auto* p : which) {
+      const auto g = sharegpu_kernel(*p, a->gpu);
       write_kernel_profile(a->out, g.profile, g.records);
       kernels.push_back(std::make_shared<KernelProfile>(g.profile));
-      paths.push_back(p.name + ".kernel.toml");
+      paths.push_back(p->name + ".kernel.toml");
     }
-    // Keep the order the programs were asked for.
-    std::vector<std::shared_ptr<const KernelProfile>> ordered;
-    std::vector<std::string> ordered_paths;
-    for (const auto* p : which)
-      for (std::size_t i = 0; i < kernels.size(); ++i)
-        if (kernels[i]->name == p->name) {
-          ordered.push_back(kernels[i]);
-          ordered_paths.push_back(paths[i]);
-        }
     std::string name;
     for (const auto* p : which) name += (name.empty() ? "" : "+") + p->name;
-    auto w = sharegpu_workload(name, which, ordered, a->coalesced);
+    auto w = sharegpu_workload(name, which, kernels, a->coalesced);
     w.gpu_count = a->gpus;
     const std::string file = (fs::path(a->out) / (name + ".toml")).string();
     AtomicFile f(file);
     f.write(fmt::format("# gpusched gen sharegpu --out {} --gpu {}{}\n", a->out, a->gpu, a->coalesced ? " --block-coalesced" : ""));
-    f.write(workload_file_text(w, ordered_paths));
+    f.write(workload_file_text(w, paths));
     f.commit();
     fmt::print("wrote {}: {} launches of {}\n", file, w.launches.size(), name);
   });
