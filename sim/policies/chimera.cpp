@@ -66,6 +66,12 @@ class ChimeraPolicy final : public Policy {
           break;
         }
         case EventKind::BlockFinished:
+          // Only a finished block lowers a launch's unfinished blocks, and so its need for SMs.
+          if (!repartition && v.launch(e.launch).phase == LaunchPhase::Released &&
+              need_of(v, e.launch) != last_need_[static_cast<std::size_t>(e.launch)])
+            repartition = true;
+          count_ignored_work(e, v.now());
+          break;
         case EventKind::BlockSaved:
           count_ignored_work(e, v.now());
           break;
@@ -73,7 +79,6 @@ class ChimeraPolicy final : public Policy {
           break;
       }
     }
-    if (!repartition) repartition = needs_changed(v);
     if (repartition) partition(v, a);
     for (const std::int32_t sm : repartition ? std::span<const std::int32_t>(all_) : v.freed_sms()) {
       const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
@@ -119,15 +124,6 @@ class ChimeraPolicy final : public Policy {
     const std::int64_t per_sm = std::max(1, std::min(L.residency, L.residency_cap));
     const std::int64_t blocks = L.issuable() + L.resident;
     return static_cast<int>(std::min<std::int64_t>(v.sms_per_gpu(), (blocks + per_sm - 1) / per_sm));
-  }
-
-  bool needs_changed(const EngineView& v) {
-    bool changed = false;
-    for (const std::int32_t l : v.active()) {
-      const int n = need_of(v, l);
-      if (n != last_need_[static_cast<std::size_t>(l)]) changed = true;
-    }
-    return changed;
   }
 
   void partition(const EngineView& v, Actions& a) {
@@ -207,12 +203,18 @@ class ChimeraPolicy final : public Policy {
     const auto& L = v.launch(l);
     if (L.deadline < 0) return;
     const auto from = L.release + static_cast<TimeNs>(std::llround(preemptor_.settings().latency_limit_ns));
-    if (from < L.deadline) windows_[static_cast<std::size_t>(sm)].push_back(Window{l, from, L.deadline});
+    if (from >= L.deadline) return;
+    auto& w = windows_[static_cast<std::size_t>(sm)];  // kept sorted by end
+    w.insert(std::upper_bound(w.begin(), w.end(), L.deadline, [](TimeNs t, const Window& x) { return t < x.end; }),
+             Window{l, from, L.deadline});
   }
 
   void count_ignored_work(const EngineEvent& e, TimeNs now) {
     if (e.sm < 0) return;
-    for (const auto& w : windows_[static_cast<std::size_t>(e.sm)]) {
+    // Newest ends first; a window that ended before the piece started ends the search (ends are sorted).
+    const auto& ws = windows_[static_cast<std::size_t>(e.sm)];
+    for (auto it = ws.rbegin(); it != ws.rend() && it->end > e.tag; ++it) {
+      const auto& w = *it;
       if (w.owner == e.launch) continue;
       const TimeNs overlap = std::min(now, w.end) - std::max(e.tag, w.start);
       if (overlap > 0) window_work_[static_cast<std::size_t>(w.owner)] += static_cast<double>(overlap);
