@@ -11,6 +11,7 @@ packages=(
   libsqlite3-dev libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev
   slurmctld slurmd slurm-client munge
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -39,7 +39,14 @@ Stats summarize(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   s.min = v.front();
   s.max = v.back();
-  s.median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+  const auto median_of = [&](std::size_t first, std::size_t count) {
+    return count % 2 ? v[first + count / 2] : (v[first + count / 2 - 1] + v[first + count / 2]) / 2;
+  };
+  s.median = median_of(0, v.size());
+  // Tukey's hinges: the medians of the lower and upper halves (the middle value belongs to both when odd).
+  const std::size_t half = (v.size() + 1) / 2;
+  s.q1 = median_of(0, half);
+  s.q3 = median_of(v.size() - half, half);
   double sum = 0, log_sum = 0;
   s.geomean_defined = v.front() > 0;
   for (double x : v) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -247,6 +248,10 @@ Store::~Store() = default;
 
 const std::string& Store::path() const {
   return impl_->db.path();
+}
+
+void Store::set_busy_timeout(int milliseconds) {
+  impl_->db.exec(fmt::format("PRAGMA busy_timeout = {}", std::max(0, milliseconds)));
 }
 
 Store Store::open(const std::string& path, Mode mode) {

@@ -124,6 +124,9 @@ class Store {
   ~Store();
 
   const std::string& path() const;
+  // How long a statement waits for another process's lock before failing (30 s from open; the GUI waits less
+  // so that a locked store is reported while the user is still looking).
+  void set_busy_timeout(int milliseconds);
 
   // The id of the run with this key, if stored.
   std::optional<std::int64_t> find_run(const std::string& key) const;

@@ -309,6 +309,13 @@ TEST(Report, StatisticsByHand) {
   EXPECT_EQ(s.max, 4.0);
   EXPECT_FALSE(store::summarize({0.0, 1.0}).geomean_defined) << "a zero has no geometric mean";
   EXPECT_EQ(store::summarize({1, 3}).median, 2.0);
+  // Quartiles as Tukey's hinges: 1, 2, 4 -> halves {1, 2} and {2, 4}: q1 1.5, q3 3.
+  EXPECT_EQ(s.q1, 1.5);
+  EXPECT_EQ(s.q3, 3.0);
+  // 1..6 -> halves {1, 2, 3} and {4, 5, 6}: q1 2, q3 5.
+  const auto six = store::summarize({6, 5, 4, 3, 2, 1});
+  EXPECT_EQ(six.q1, 2.0);
+  EXPECT_EQ(six.q3, 5.0);
 
   std::vector<store::RunSummary> runs(3);
   runs[0].info.policy = "a";
