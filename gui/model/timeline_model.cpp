@@ -10,6 +10,8 @@ namespace gpusched::gui {
 
 namespace {
 
+void build_levels(TimelineRow& row);
+
 // Greedy interval partitioning: bars sorted by start go to the lowest-numbered slot free at their start, which
 // uses as many slots as the SM ever had resident blocks at once.
 std::vector<TimelineRow> assign_slots(std::vector<TimelineBar>& bars) {
@@ -39,7 +41,46 @@ std::vector<TimelineRow> assign_slots(std::vector<TimelineBar>& bars) {
     busy.emplace(bar.end, slot);
   }
   if (rows.empty()) rows.emplace_back();
+  for (auto& row : rows) build_levels(row);
   return rows;
+}
+
+// Levels at 1 us per pixel and every 4x coarser, while they still shrink the row by a quarter.
+void build_levels(TimelineRow& row) {
+  constexpr std::size_t kWorthIt = 64;  // rows shorter than this are walked as they are
+  if (row.bars.size() < kWorthIt) return;
+  // Level 0 is the bars themselves (one run each).
+  std::vector<TimelineBar> runs = row.bars;
+  std::vector<std::uint32_t> first(row.bars.size() + 1);
+  for (std::size_t i = 0; i <= row.bars.size(); ++i) first[i] = static_cast<std::uint32_t>(i);
+  for (double px = 1000.0; runs.size() >= kWorthIt; px *= 4) {
+    // A single bar must be narrow at this zoom to merge; merged runs are made of narrow bars already.
+    const auto narrow = [&](const TimelineBar& run, std::uint32_t bars_in_run) {
+      return bars_in_run > 1 || static_cast<double>(run.end - run.start) < 3 * px;
+    };
+    std::vector<TimelineBar> merged;
+    std::vector<std::uint32_t> merged_first;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      if (!merged.empty() && merged.back().launch == runs[r].launch &&
+          static_cast<double>(runs[r].start - merged.back().end) < px && narrow(runs[r], first[r + 1] - first[r]) &&
+          narrow(merged.back(), first[r] - merged_first.back())) {
+        merged.back().end = runs[r].end;
+        continue;
+      }
+      merged.push_back(runs[r]);
+      merged_first.push_back(first[r]);
+    }
+    merged_first.push_back(static_cast<std::uint32_t>(row.bars.size()));
+    if (merged.size() * 4 > runs.size() * 3) {
+      if (px > 1e12) break;  // nothing merges any more at any zoom
+      runs = std::move(merged);  // keep going: a coarser zoom may merge more
+      first = std::move(merged_first);
+      continue;
+    }
+    runs = merged;
+    first = merged_first;
+    row.levels.push_back({px, std::move(merged), std::move(merged_first)});
+  }
 }
 
 GpuOccupancy occupancy_of(int gpu, int sms, const std::vector<TimelineLane>& lanes, int first, int last) {

@@ -20,10 +20,21 @@ struct TimelineBar {
   PieceOutcome outcome = PieceOutcome::Completed;
 };
 
+// A coarser copy of a slot's bars for zoomed-out views (level of detail, as image mipmaps): neighbouring bars of
+// one launch that are each narrower than three pixels at `min_ns_per_px` and less than a pixel apart are
+// merged into one run, which is what drawing would do with them at that zoom or further out. Drawing picks the
+// coarsest level its zoom allows, so the whole run of a million blocks is drawn from a few thousand runs.
+struct TimelineLevel {
+  double min_ns_per_px = 0;
+  std::vector<TimelineBar> runs;        // launch and extent of each run (block: of its first bar)
+  std::vector<std::uint32_t> first_bar;  // index of each run's first bar in the row, plus the row's size at the end
+};
+
 // One residency slot of an SM: bars in start order, none overlapping (so ends are sorted too).
 struct TimelineRow {
   std::vector<TimelineBar> bars;
   std::vector<std::uint32_t> marks;  // indices of bars whose outcome is not Completed (preemption markers)
+  std::vector<TimelineLevel> levels;  // coarser and coarser; empty for short rows
 };
 
 struct TimelineLane {

@@ -6,19 +6,25 @@
 namespace gpusched::gui {
 
 namespace {
-// The first bar at or after `from` whose start is at or after time t.
+
+// The first entry at or after `from` whose start is at or after time t.
 std::size_t first_starting_at(const std::vector<TimelineBar>& bars, std::size_t from, double t) {
+  // Usually the next entry or the one after: look there before searching.
+  for (std::size_t i = from; i < bars.size() && i < from + 4; ++i)
+    if (static_cast<double>(bars[i].start) >= t) return i;
   return static_cast<std::size_t>(
-      std::lower_bound(bars.begin() + static_cast<std::ptrdiff_t>(from), bars.end(), t,
+      std::lower_bound(bars.begin() + static_cast<std::ptrdiff_t>(std::min(from + 4, bars.size())), bars.end(), t,
                        [](const TimelineBar& b, double v) { return static_cast<double>(b.start) < v; }) -
       bars.begin());
 }
-}  // namespace
 
-void row_spans(const TimelineRow& row, const TimeMapping& m, std::vector<BarSpan>& out, double min_whole_px) {
-  const auto& bars = row.bars;
+// The span algorithm over `bars` (a row's bars, or the runs of one of its levels); `bar_index(i)` is the row
+// index of entry i's first bar and `single(i)` whether entry i is one bar.
+template <class BarIndex, class Single>
+void spans_of(const std::vector<TimelineBar>& bars, const TimeMapping& m, std::vector<BarSpan>& out,
+              double min_whole_px, BarIndex bar_index, Single single) {
   const double width = m.width();
-  // Bars do not overlap, so their ends are sorted too: the first visible bar is the first ending after begin.
+  // Entries do not overlap, so their ends are sorted too: the first visible one is the first ending after begin.
   std::size_t i = static_cast<std::size_t>(
       std::upper_bound(bars.begin(), bars.end(), m.begin(),
                        [](double v, const TimelineBar& b) { return v < static_cast<double>(b.end); }) -
@@ -27,31 +33,48 @@ void row_spans(const TimelineRow& row, const TimeMapping& m, std::vector<BarSpan
     const auto& bar = bars[i];
     const double x0 = std::max(-1.0, m.to_x(static_cast<double>(bar.start)));
     const double x1 = std::min(width + 1, m.to_x(static_cast<double>(bar.end)));
-    if (x1 - x0 >= min_whole_px) {
-      out.push_back({x0, x1, bar.launch, static_cast<std::uint32_t>(i), true});
+    if (x1 - x0 >= min_whole_px && single(i)) {
+      out.push_back({x0, x1, bar.launch, bar_index(i), true});
       ++i;
       continue;
     }
-    // Narrow: this bar stands for its whole pixel column, and the span grows over following bars of the same
-    // launch that are narrow too and start less than a pixel after it ends.
+    // Narrow (or a merged run of narrow bars): it stands for its pixel columns, and the span grows over
+    // following entries of the same launch that are narrow too and start less than a pixel after it ends.
     const double col = std::floor(x0);
     double span_end = std::max(x1, col + 1);
     std::size_t next = i + 1;
     for (;;) {
-      // Skip every bar starting inside the pixels covered so far; the last skipped one ends last.
+      // Skip every entry starting inside the pixels covered so far; the last skipped one ends last.
       const std::size_t k = first_starting_at(bars, next, m.to_time(span_end));
       if (k > next) span_end = std::max(span_end, std::min(width + 1, m.to_x(static_cast<double>(bars[k - 1].end))));
       next = std::max(next, k);
       if (next >= bars.size() || span_end >= width) break;
       const auto& b = bars[next];
       const double bx0 = m.to_x(static_cast<double>(b.start)), bx1 = m.to_x(static_cast<double>(b.end));
-      if (b.launch != bar.launch || bx0 > span_end + 1 || bx1 - bx0 >= min_whole_px) break;
+      if (b.launch != bar.launch || bx0 > span_end + 1 || (bx1 - bx0 >= min_whole_px && single(next))) break;
       span_end = std::max({span_end, bx1, std::floor(bx0) + 1});
       ++next;
     }
-    out.push_back({col, std::min(span_end, width + 1), bar.launch, static_cast<std::uint32_t>(i), false});
+    out.push_back({col, std::min(span_end, width + 1), bar.launch, bar_index(i), false});
     i = next;
   }
+}
+
+}  // namespace
+
+void row_spans(const TimelineRow& row, const TimeMapping& m, std::vector<BarSpan>& out, double min_whole_px) {
+  // The coarsest level this zoom allows: its merges are ones the algorithm would make on the bars.
+  const TimelineLevel* level = nullptr;
+  for (const auto& l : row.levels)
+    if (l.min_ns_per_px <= m.ns_per_pixel()) level = &l;
+  if (!level) {
+    spans_of(row.bars, m, out, min_whole_px, [](std::size_t i) { return static_cast<std::uint32_t>(i); },
+             [](std::size_t) { return true; });
+    return;
+  }
+  const auto& first = level->first_bar;
+  spans_of(level->runs, m, out, min_whole_px, [&](std::size_t i) { return first[i]; },
+           [&](std::size_t i) { return first[i + 1] - first[i] == 1; });
 }
 
 void row_marks(const TimelineRow& row, const TimeMapping& m, std::vector<BarMark>& out) {

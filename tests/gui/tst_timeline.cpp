@@ -100,6 +100,49 @@ class TimelineTest : public QObject {
     QCOMPARE(spans[3].x1, 40.0);
   }
 
+  void levels_draw_what_the_bars_draw() {
+    // A long random row (bars 2..12 us with gaps of 0..3 us, three launches in runs): at every zoom, the pixels
+    // covered through the levels are the pixels covered by the bars themselves, and a level holds a few hundred runs.
+    Schedule s;
+    std::uint64_t x = 12345;
+    const auto next = [&](int n) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<int>((x >> 33) % static_cast<std::uint64_t>(n));
+    };
+    TimeNs t = 0;
+    int launch = 0;
+    for (int b = 0; b < 20000; ++b) {
+      if (next(50) == 0) launch = next(3);
+      const TimeNs d = 2000 + next(10000);
+      s.pieces.push_back({t, t + d, launch, b, 0, 0, PieceOutcome::Completed});
+      t += d + (next(4) == 0 ? next(3000) : 0);
+    }
+    const TimelineModel model(s, {{"a", "k", "", 0, t, 1, false}, {"b", "k", "", 0, t, 1, false}, {"c", "k", "", 0, t, 1, false}},
+                              {1});
+    const auto& row = model.lanes()[0].slots[0];
+    // About 400 launch changes in 20 000 bars: a level merges down to a few hundred runs.
+    QVERIFY(!row.levels.empty());
+    QVERIFY(row.levels.back().runs.size() < 1000);
+    TimelineRow raw;
+    raw.bars = row.bars;  // no levels
+    const auto covered = [](const std::vector<BarSpan>& spans, int width) {
+      std::vector<char> px(static_cast<std::size_t>(width), 0);
+      for (const auto& sp : spans)
+        for (int i = std::max(0, static_cast<int>(std::floor(sp.x0))); i < std::min(width, static_cast<int>(std::ceil(sp.x1))); ++i)
+          px[static_cast<std::size_t>(i)] = 1;
+      return px;
+    };
+    for (double zoom : {1.0, 3.0, 10.0, 40.0, 200.0, 1000.0}) {
+      TimeMapping m(0, static_cast<double>(t), 1500);
+      m.zoom_at(700, zoom);
+      std::vector<BarSpan> with_levels, without;
+      row_spans(row, m, with_levels);
+      row_spans(raw, m, without);
+      QVERIFY2(covered(with_levels, 1500) == covered(without, 1500), qPrintable(QStringLiteral("zoom %1").arg(zoom)));
+      QVERIFY(with_levels.size() <= without.size());
+    }
+  }
+
   void curve_columns_hold_every_change() {
     // A step curve 0 -> 5 -> 1 -> 0 inside one pixel column: the column spans 0..5 and ends at 0.
     TimeMapping m(0, 100, 10);  // 10 ns per column
