@@ -1,7 +1,7 @@
 #include "gui/comparison_view.h"
 
 #include <QBarCategoryAxis>
-#include <QBarSeries>
+#include <QHorizontalBarSeries>
 #include <QBarSet>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
@@ -19,6 +19,13 @@
 namespace gpusched::gui {
 
 namespace {
+QString metric_short(const std::string& name) {
+  if (name == "stp") return QStringLiteral("STP");
+  if (name == "antt") return QStringLiteral("ANTT");
+  if (name == "strict_f") return QStringLiteral("StrictF");
+  return QStringLiteral("mk/bound");
+}
+
 const char* metric_title(const std::string& name) {
   if (name == "stp") return "STP (higher is better)";
   if (name == "antt") return "ANTT (lower is better)";
@@ -35,18 +42,28 @@ QChart* fresh_chart(const std::string& metric) {
   return chart;
 }
 
-void attach_axes(QChart* chart, QAbstractSeries* series, const QStringList& categories, double lo, double hi) {
-  auto* x = new QBarCategoryAxis;
-  x->append(categories);
-  x->setLabelsAngle(categories.size() > 6 ? -60 : 0);
-  auto* y = new QValueAxis;
+// Policies along the category axis (left for horizontal bars, so that long names stay readable; bottom for box
+// plots, turned when there are many), values along the other.
+void attach_axes(QChart* chart, QAbstractSeries* series, const QStringList& categories, double lo, double hi,
+                 bool horizontal) {
+  auto* names = new QBarCategoryAxis;
+  names->append(categories);
+  // Many policies get a small font, so that every name fits beside its bar instead of being elided.
+  QFont small = names->labelsFont();
+  small.setPixelSize(categories.size() > 12 ? 8 : categories.size() > 6 ? 10 : 11);
+  names->setLabelsFont(small);
+  names->setTruncateLabels(false);
+  names->setReverse(horizontal);  // the first policy on top, as in the table
+  if (!horizontal && categories.size() > 5) names->setLabelsAngle(-90);
+  auto* values = new QValueAxis;
   const double pad = (hi - lo) * 0.08 + 1e-9;
-  y->setRange(std::min(0.0, lo), hi + pad);
-  y->applyNiceNumbers();
-  chart->addAxis(x, Qt::AlignBottom);
-  chart->addAxis(y, Qt::AlignLeft);
-  series->attachAxis(x);
-  series->attachAxis(y);
+  values->setRange(std::min(0.0, lo), hi + pad);
+  values->applyNiceNumbers();
+  values->setLabelsFont(small);
+  chart->addAxis(names, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
+  chart->addAxis(values, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
+  series->attachAxis(names);
+  series->attachAxis(values);
 }
 
 QTableWidgetItem* number_item(double v, int decimals = 3) {
@@ -81,6 +98,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent), title_(new QL
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->verticalHeader()->hide();
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   showGroup({}, tr("Select a workload's runs in the browser to compare its policies."));
 }
 
@@ -104,13 +122,14 @@ void ComparisonView::showGroup(const std::vector<const store::RunSummary*>& runs
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
-    auto* series = new QBarSeries;
+    auto* series = new QHorizontalBarSeries;
     series->append(set);
-    series->setLabelsVisible(runs.size() <= 12);
+    series->setBarWidth(0.7);
+    series->setLabelsVisible(runs.size() <= 8);
     series->setLabelsFormat(QStringLiteral("@value"));
     series->setLabelsPrecision(3);
     chart->addSeries(series);
-    attach_axes(chart, series, categories, lo, hi);
+    attach_axes(chart, series, categories, lo, hi, true);
     QChart* old = views_[m]->chart();
     views_[m]->setChart(chart);
     delete old;
@@ -178,7 +197,7 @@ void ComparisonView::showDistributions(const std::vector<const store::RunSummary
       hi = std::max(hi, s.max);
     }
     chart->addSeries(series);
-    attach_axes(chart, series, categories, lo, hi);
+    attach_axes(chart, series, categories, lo, hi, false);
     QChart* old = views_[m]->chart();
     views_[m]->setChart(chart);
     delete old;
@@ -187,8 +206,7 @@ void ComparisonView::showDistributions(const std::vector<const store::RunSummary
   table_->clear();
   QStringList headers{tr("policy"), tr("runs")};
   for (const auto& m : metrics)
-    headers << QStringLiteral("%1 median").arg(QString::fromLatin1(m.name))
-            << QStringLiteral("%1 q1..q3").arg(QString::fromLatin1(m.name));
+    headers << QStringLiteral("%1 median").arg(metric_short(m.name)) << QStringLiteral("%1 q1..q3").arg(metric_short(m.name));
   table_->setColumnCount(static_cast<int>(headers.size()));
   table_->setHorizontalHeaderLabels(headers);
   table_->setRowCount(static_cast<int>(order.size()));

@@ -83,13 +83,24 @@ MainWindow::MainWindow(QWidget* parent)
   splitter_->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
   timeline_splitter_->restoreState(settings.value(QStringLiteral("window/timelineSplitter")).toByteArray());
   tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
-  if (!settings.contains(QStringLiteral("window/mainSplitter"))) splitter_->setSizes({430, 970});
-  if (!settings.contains(QStringLiteral("window/timelineSplitter"))) timeline_splitter_->setSizes({720, 250});
+  first_layout_ = !settings.contains(QStringLiteral("window/mainSplitter"));
   updateRecentMenu();
   status_->setText(tr("Open a result store (File > Open) or run simulations (File > Run simulations)."));
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (!first_layout_) return;
+  // No remembered layout: give the browser and the legend room for their columns (in pixels, now that the
+  // window has its size).
+  first_layout_ = false;
+  const int w = splitter_->width();
+  splitter_->setSizes({std::min(440, w / 3), w - std::min(440, w / 3)});
+  const int t = timeline_splitter_->width();
+  timeline_splitter_->setSizes({t - std::min(300, t / 4), std::min(300, t / 4)});
+}
 
 void MainWindow::closeEvent(QCloseEvent* e) {
   QSettings settings;

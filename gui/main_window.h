@@ -54,6 +54,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent*) override;
+  void showEvent(QShowEvent*) override;
 
  private:
   void buildMenus();
@@ -87,6 +88,7 @@ class MainWindow : public QMainWindow {
   CompareTimelines* compare_;
   QLabel* status_;
   QMenu* recent_menu_ = nullptr;
+  bool first_layout_ = false;  // no remembered layout: size the splitters when first shown
 };
 
 }  // namespace gpusched::gui

@@ -1,7 +1,7 @@
 // The main window on a test store: the browser's groups, a run's timeline, the comparison's charts and table,
 // distributions, two stacked timelines, export to PNG and SVG, remembered layout, and the errors a user sees
 // for a foreign or missing store.
-#include <QBarSeries>
+#include <QAbstractBarSeries>
 #include <QBarSet>
 #include <QBoxPlotSeries>
 #include <QFile>
@@ -116,7 +116,7 @@ class MainWindowTest : public QObject {
     const auto srtf = db.run_summary(2);
     QCOMPARE(table->item(1, 1)->data(Qt::UserRole).toDouble(), srtf->metrics.stp);
     // The STP chart's bars hold the same values.
-    auto* series = qobject_cast<QBarSeries*>(w.comparison()->chart(0)->series().at(0));
+    auto* series = qobject_cast<QAbstractBarSeries*>(w.comparison()->chart(0)->series().at(0));
     QVERIFY(series);
     QCOMPARE(series->barSets().at(0)->count(), 3);
     QCOMPARE(series->barSets().at(0)->at(1), srtf->metrics.stp);
