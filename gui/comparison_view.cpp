@@ -10,6 +10,7 @@
 #include <QSplitter>
 #include <QValueAxis>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 
 #include "core/store/report.h"
@@ -53,7 +54,6 @@ void attach_axes(QChart* chart, QAbstractSeries* series, const QStringList& cate
   small.setPixelSize(categories.size() > 12 ? 8 : categories.size() > 6 ? 10 : 11);
   names->setLabelsFont(small);
   names->setTruncateLabels(false);
-  names->setReverse(horizontal);  // the first policy on top, as in the table
   if (!horizontal && categories.size() > 5) names->setLabelsAngle(-90);
   auto* values = new QValueAxis;
   const double pad = (hi - lo) * 0.08 + 1e-9;
@@ -116,8 +116,10 @@ void ComparisonView::showGroup(const std::vector<const store::RunSummary*>& runs
     auto* set = new QBarSet(QString::fromLatin1(metrics[m].name));
     set->setColor(QColor(0x4c, 0x78, 0xa8));
     double lo = 0, hi = 0;
-    for (const auto* r : runs) {
-      const double v = metrics[m].get(r->metrics);
+    // Horizontal bars go up from the axis origin: add them last to first so that the first is on top, as in the
+    // table.
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+      const double v = metrics[m].get((*it)->metrics);
       *set << v;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
@@ -129,7 +131,9 @@ void ComparisonView::showGroup(const std::vector<const store::RunSummary*>& runs
     series->setLabelsFormat(QStringLiteral("@value"));
     series->setLabelsPrecision(3);
     chart->addSeries(series);
-    attach_axes(chart, series, categories, lo, hi, true);
+    QStringList bottom_up = categories;
+    std::reverse(bottom_up.begin(), bottom_up.end());
+    attach_axes(chart, series, bottom_up, lo, hi, true);
     QChart* old = views_[m]->chart();
     views_[m]->setChart(chart);
     delete old;
