@@ -1,15 +1,15 @@
 #include "gui/comparison_view.h"
 
 #include <QBarCategoryAxis>
-#include <QHorizontalBarSeries>
 #include <QBarSet>
 #include <QBoxPlotSeries>
 #include <QBoxSet>
 #include <QGridLayout>
 #include <QHeaderView>
+#include <QHorizontalBarSeries>
 #include <QSplitter>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 #include <map>
 
@@ -74,7 +74,8 @@ QTableWidgetItem* number_item(double v, int decimals = 3) {
 }
 }  // namespace
 
-ComparisonView::ComparisonView(QWidget* parent) : QWidget(parent), title_(new QLabel(this)), table_(new QTableWidget(this)) {
+ComparisonView::ComparisonView(QWidget* parent)
+    : QWidget(parent), title_(new QLabel(this)), table_(new QTableWidget(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(title_);
@@ -141,8 +142,8 @@ void ComparisonView::showGroup(const std::vector<const store::RunSummary*>& runs
 
   table_->clear();
   table_->setSortingEnabled(false);
-  const QStringList headers{tr("policy"), tr("STP"), tr("ANTT"), tr("StrictF"), tr("makespan"), tr("mk/bound"),
-                            tr("SM util"), tr("run")};
+  const QStringList headers{tr("policy"),   tr("STP"),      tr("ANTT"),    tr("StrictF"),
+                            tr("makespan"), tr("mk/bound"), tr("SM util"), tr("run")};
   table_->setColumnCount(static_cast<int>(headers.size()));
   table_->setHorizontalHeaderLabels(headers);
   table_->setRowCount(static_cast<int>(runs.size()));
@@ -210,7 +211,8 @@ void ComparisonView::showDistributions(const std::vector<const store::RunSummary
   table_->clear();
   QStringList headers{tr("policy"), tr("runs")};
   for (const auto& m : metrics)
-    headers << QStringLiteral("%1 median").arg(metric_short(m.name)) << QStringLiteral("%1 q1..q3").arg(metric_short(m.name));
+    headers << QStringLiteral("%1 median").arg(metric_short(m.name))
+            << QStringLiteral("%1 q1..q3").arg(metric_short(m.name));
   table_->setColumnCount(static_cast<int>(headers.size()));
   table_->setHorizontalHeaderLabels(headers);
   table_->setRowCount(static_cast<int>(order.size()));

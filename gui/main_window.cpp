@@ -143,8 +143,8 @@ bool MainWindow::openStore(const QString& path, bool create) {
   try {
     const bool exists = QFileInfo::exists(path);
     if (!exists && !create) throw std::runtime_error(path.toStdString() + ": no such file");
-    auto opened = store::Store::open(path.toStdString(),
-                                     exists ? store::Store::Mode::ReadOnly : store::Store::Mode::ReadWrite);
+    auto opened =
+        store::Store::open(path.toStdString(), exists ? store::Store::Mode::ReadOnly : store::Store::Mode::ReadWrite);
     store_.emplace(std::move(opened));
   } catch (const std::exception& e) {
     error(tr("Cannot open the store"), QString::fromStdString(e.what()));
@@ -263,11 +263,13 @@ void MainWindow::updateComparison() {
   }
   comparison_->showGroup(group, tr("Workload %1 on %2")
                                     .arg(QString::fromStdString(group.front()->info.workload))
-                                    .arg(QString::fromStdString(
-                                        ComparisonGroup{group.front()->info.gpu, group.front()->info.gpu_count,
-                                                        group.front()->info.mode, group.front()->info.interference,
-                                                        group.front()->info.seed, {}}
-                                            .title())));
+                                    .arg(QString::fromStdString(ComparisonGroup{
+                                        group.front()->info.gpu,
+                                        group.front()->info.gpu_count,
+                                        group.front()->info.mode,
+                                        group.front()->info.interference,
+                                        group.front()->info.seed,
+                                        {}}.title())));
 }
 
 void MainWindow::openDialog() {
@@ -281,16 +283,16 @@ void MainWindow::openDialog() {
 }
 
 void MainWindow::newStoreDialog() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("New result store"), QString(),
-                                                    tr("gpusched stores (*.db)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("New result store"), QString(), tr("gpusched stores (*.db)"));
   if (!path.isEmpty()) openStore(path, true);
 }
 
 void MainWindow::runDialog() {
   if (!store_) {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Store the runs in"), QStringLiteral("runs.db"),
-                                                      tr("gpusched stores (*.db)"), nullptr,
-                                                      QFileDialog::DontConfirmOverwrite);
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Store the runs in"), QStringLiteral("runs.db"),
+                                     tr("gpusched stores (*.db)"), nullptr, QFileDialog::DontConfirmOverwrite);
     if (path.isEmpty() || !openStore(path, true)) return;
   }
   auto* dialog = new RunDialog(store_path_, this);

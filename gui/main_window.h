@@ -5,9 +5,9 @@
 #pragma once
 #include <QLabel>
 #include <QMainWindow>
+#include <QRadioButton>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QRadioButton>
 #include <map>
 #include <memory>
 #include <optional>

@@ -1,9 +1,10 @@
 #include "gui/run_browser.h"
 
+#include <fmt/format.h>
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QVBoxLayout>
-#include <fmt/format.h>
 
 #include "gui/model/run_timeline.h"
 #include "gui/model/time_mapping.h"
@@ -95,19 +96,17 @@ std::vector<const store::RunSummary*> RunBrowser::filteredRuns() const {
 }
 
 void RunBrowser::rebuild() {
-  const std::int64_t current =
-      tree_->currentItem() && tree_->currentItem()->type() == RunItem
-          ? tree_->currentItem()->data(0, RunIdRole).toLongLong()
-          : -1;
+  const std::int64_t current = tree_->currentItem() && tree_->currentItem()->type() == RunItem
+                                   ? tree_->currentItem()->data(0, RunIdRole).toLongLong()
+                                   : -1;
   groups_ = group_runs_for_browser(runs_, filter());
   tree_->blockSignals(true);
   tree_->clear();
   for (std::size_t w = 0; w < groups_.size(); ++w) {
     const auto& wg = groups_[w];
-    auto* wi = new QTreeWidgetItem(tree_, {QStringLiteral("%1  (%2 runs)")
-                                               .arg(QString::fromStdString(wg.workload))
-                                               .arg(wg.run_count())},
-                                   WorkloadItem);
+    auto* wi = new QTreeWidgetItem(
+        tree_, {QStringLiteral("%1  (%2 runs)").arg(QString::fromStdString(wg.workload)).arg(wg.run_count())},
+        WorkloadItem);
     for (std::size_t g = 0; g < wg.groups.size(); ++g) {
       const auto& group = wg.groups[g];
       auto* gi = new QTreeWidgetItem(wi, {QString::fromStdString(group.title())}, GroupItem);
@@ -118,13 +117,12 @@ void RunBrowser::rebuild() {
       for (std::size_t i = 0; i < group.runs.size(); ++i) {
         const auto& r = *group.runs[i];
         const auto& m = r.metrics;
-        auto* ri = new QTreeWidgetItem(
-            gi,
-            {QString::fromStdString(labels[i]), QString::number(m.stp, 'f', 3), QString::number(m.antt, 'f', 3),
-             QString::number(m.strict_f, 'f', 3),
-             QString::fromStdString(format_duration_ns(static_cast<double>(m.makespan))),
-             QString::number(m.makespan_over_bound, 'f', 3), QString::number(r.info.id)},
-            RunItem);
+        auto* ri = new QTreeWidgetItem(gi,
+                                       {QString::fromStdString(labels[i]), QString::number(m.stp, 'f', 3),
+                                        QString::number(m.antt, 'f', 3), QString::number(m.strict_f, 'f', 3),
+                                        QString::fromStdString(format_duration_ns(static_cast<double>(m.makespan))),
+                                        QString::number(m.makespan_over_bound, 'f', 3), QString::number(r.info.id)},
+                                       RunItem);
         ri->setData(0, RunIdRole, static_cast<qlonglong>(r.info.id));
         ri->setData(0, GroupRole, QPoint(static_cast<int>(w), static_cast<int>(g)));
         if (!r.info.blocks_kept) ri->setToolTip(0, tr("blocks not kept: no timeline"));

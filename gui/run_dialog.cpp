@@ -85,7 +85,9 @@ RunDialog::~RunDialog() {
   }
 }
 
-void RunDialog::setWorkloadFile(const QString& path) { workload_->setText(path); }
+void RunDialog::setWorkloadFile(const QString& path) {
+  workload_->setText(path);
+}
 
 void RunDialog::setGpu(const QString& gpu) {
   const int i = gpu_->findData(gpu);
@@ -174,7 +176,8 @@ void RunDialog::start() {
     } catch (const std::exception& e) {
       message = QString::fromStdString(e.what());
     }
-    QMetaObject::invokeMethod(this, [this, ok, message, ids] { finish(ok, message, ids); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, ok, message, ids] { finish(ok, message, ids); }, Qt::QueuedConnection);
   });
   thread_->start();
 }

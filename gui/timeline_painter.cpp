@@ -11,7 +11,9 @@ namespace gpusched::gui {
 
 namespace {
 
-QColor rgb(std::uint32_t c) { return QColor::fromRgb(static_cast<QRgb>(c | 0xff000000u)); }
+QColor rgb(std::uint32_t c) {
+  return QColor::fromRgb(static_cast<QRgb>(c | 0xff000000u));
+}
 
 const QColor kBackground(0xff, 0xff, 0xff);
 const QColor kLaneEven(0xf6, 0xf7, 0xf9);
@@ -64,9 +66,7 @@ class Painter {
   }
 
  private:
-  bool visible(int top, int height) const {
-    return top + height > geometry_.content_top() && top < size_.height();
-  }
+  bool visible(int top, int height) const { return top + height > geometry_.content_top() && top < size_.height(); }
 
   void paint_gpu(int g) {
     const int band = geometry_.band_top(g);

@@ -13,12 +13,12 @@
 namespace gpusched::gui {
 
 struct TimelineView {
-  TimeMapping time;            // its width is the plot width (widget width - labels - scroll bar)
+  TimeMapping time;  // its width is the plot width (widget width - labels - scroll bar)
   TimelineMetrics metrics;
   int scroll_y = 0;
-  int selected_launch = -1;     // -1: none; otherwise other launches are faded
+  int selected_launch = -1;                        // -1: none; otherwise other launches are faded
   std::optional<std::pair<int, int>> rubber_band;  // box zoom in progress: x range in widget pixels
-  QString title;                // drawn in the axis row's left corner
+  QString title;                                   // drawn in the axis row's left corner
 };
 
 // Paints into `size` (origin at 0, 0). The view's time mapping must have the plot width

@@ -134,8 +134,8 @@ void TimelineWidget::wheelEvent(QWheelEvent* e) {
 void TimelineWidget::mousePressEvent(QMouseEvent* e) {
   press_pos_ = last_pos_ = e->pos();
   moved_ = false;
-  const bool box = e->button() == Qt::RightButton ||
-                   (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
+  const bool box =
+      e->button() == Qt::RightButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
   drag_ = box ? Drag::Box : e->button() == Qt::LeftButton ? Drag::Pan : Drag::None;
 }
 
@@ -166,19 +166,36 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
   drag_ = Drag::None;
 }
 
-void TimelineWidget::mouseDoubleClickEvent(QMouseEvent*) { fit(); }
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent*) {
+  fit();
+}
 
 void TimelineWidget::keyPressEvent(QKeyEvent* e) {
   switch (e->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(1.5); break;
-    case Qt::Key_Minus: zoomBy(1 / 1.5); break;
+    case Qt::Key_Equal:
+      zoomBy(1.5);
+      break;
+    case Qt::Key_Minus:
+      zoomBy(1 / 1.5);
+      break;
     case Qt::Key_F:
-    case Qt::Key_Home: fit(); break;
-    case Qt::Key_Left: view_.time.pan_pixels(plotWidth() / 8.0); timeChanged(); break;
-    case Qt::Key_Right: view_.time.pan_pixels(-plotWidth() / 8.0); timeChanged(); break;
-    case Qt::Key_Escape: setSelectedLaunch(-1); break;
-    default: QWidget::keyPressEvent(e);
+    case Qt::Key_Home:
+      fit();
+      break;
+    case Qt::Key_Left:
+      view_.time.pan_pixels(plotWidth() / 8.0);
+      timeChanged();
+      break;
+    case Qt::Key_Right:
+      view_.time.pan_pixels(-plotWidth() / 8.0);
+      timeChanged();
+      break;
+    case Qt::Key_Escape:
+      setSelectedLaunch(-1);
+      break;
+    default:
+      QWidget::keyPressEvent(e);
   }
 }
 
@@ -211,8 +228,9 @@ QString TimelineWidget::describeAt(QPoint pos) const {
   const double t = view_.time.to_time(pos.x() - view_.metrics.label_width);
   const auto launch_text = [&](int i) {
     const auto& l = model_->launches()[static_cast<std::size_t>(i)];
-    QString s = QStringLiteral("launch %1 (%2), kernel %3").arg(i).arg(QString::fromStdString(l.id),
-                                                                       QString::fromStdString(l.kernel));
+    QString s = QStringLiteral("launch %1 (%2), kernel %3")
+                    .arg(i)
+                    .arg(QString::fromStdString(l.id), QString::fromStdString(l.kernel));
     if (!l.tenant.empty()) s += QStringLiteral(", tenant %1").arg(QString::fromStdString(l.tenant));
     return s;
   };
@@ -239,9 +257,9 @@ QString TimelineWidget::describeAt(QPoint pos) const {
       const auto& l = model_->launches()[static_cast<std::size_t>(i)];
       return launch_text(i) + QStringLiteral("\narrival %1, finish %2, %3 blocks%4")
                                   .arg(QString::fromStdString(format_duration_ns(static_cast<double>(l.arrival))),
-                                       l.finish < 0 ? QStringLiteral("none")
-                                                    : QString::fromStdString(
-                                                          format_duration_ns(static_cast<double>(l.finish))))
+                                       l.finish < 0
+                                           ? QStringLiteral("none")
+                                           : QString::fromStdString(format_duration_ns(static_cast<double>(l.finish))))
                                   .arg(l.blocks)
                                   .arg(l.killed ? QStringLiteral(", killed") : QString());
     }
@@ -258,7 +276,8 @@ QString TimelineWidget::describeAt(QPoint pos) const {
           .arg(occ.sms)
           .arg(resident);
     }
-    default: return {};
+    default:
+      return {};
   }
 }
 

@@ -16,7 +16,7 @@ std::string field_value(const RunInfo& run, const std::string& field);
 struct Stats {
   std::size_t n = 0;
   double mean = 0, geomean = 0, stddev = 0, min = 0, max = 0, median = 0;
-  double q1 = 0, q3 = 0;  // lower and upper quartiles (medians of the lower and upper halves; box plots)
+  double q1 = 0, q3 = 0;         // lower and upper quartiles (medians of the lower and upper halves; box plots)
   bool geomean_defined = false;  // every value > 0
 };
 Stats summarize(std::vector<double> values);

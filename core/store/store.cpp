@@ -448,13 +448,13 @@ Schedule Store::schedule(std::int64_t run) const {
     p.end = s.int64(5);
     const std::int64_t outcome = s.int64(6);
     if (outcome < 0 || outcome > static_cast<std::int64_t>(PieceOutcome::Killed))
-      throw StoreFormatError(path(), fmt::format("damaged gpusched result store: run {} has a piece with outcome {}", run, outcome));
+      throw StoreFormatError(
+          path(), fmt::format("damaged gpusched result store: run {} has a piece with outcome {}", run, outcome));
     p.outcome = static_cast<PieceOutcome>(outcome);
     out.pieces.push_back(p);
   }
   if (impl_->has_phases) {
-    Statement ph(impl_->db,
-                 "SELECT launch, gpu, state, start_ns, end_ns FROM phases WHERE run_id = ? ORDER BY seq");
+    Statement ph(impl_->db, "SELECT launch, gpu, state, start_ns, end_ns FROM phases WHERE run_id = ? ORDER BY seq");
     ph.bind(1, run);
     while (ph.step()) {
       PhaseSpan p;
@@ -462,7 +462,8 @@ Schedule Store::schedule(std::int64_t run) const {
       p.gpu = static_cast<std::int16_t>(ph.int64(1));
       const std::int64_t state = ph.int64(2);
       if (state < 0 || state > static_cast<std::int64_t>(PhaseState::SaveState))
-        throw StoreFormatError(path(), fmt::format("damaged gpusched result store: run {} has a phase with state {}", run, state));
+        throw StoreFormatError(
+            path(), fmt::format("damaged gpusched result store: run {} has a phase with state {}", run, state));
       p.state = static_cast<PhaseState>(state);
       p.start = ph.int64(3);
       p.end = ph.int64(4);

@@ -10,12 +10,18 @@ std::uint32_t hsv_to_rgb(double h, double s, double v) {
   const double hp = std::fmod(h, 360.0) / 60.0;
   const double x = c * (1 - std::abs(std::fmod(hp, 2.0) - 1));
   double r = 0, g = 0, b = 0;
-  if (hp < 1) r = c, g = x;
-  else if (hp < 2) r = x, g = c;
-  else if (hp < 3) g = c, b = x;
-  else if (hp < 4) g = x, b = c;
-  else if (hp < 5) r = x, b = c;
-  else r = c, b = x;
+  if (hp < 1)
+    r = c, g = x;
+  else if (hp < 2)
+    r = x, g = c;
+  else if (hp < 3)
+    g = c, b = x;
+  else if (hp < 4)
+    g = x, b = c;
+  else if (hp < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
   const double m = v - c;
   const auto byte = [](double u) { return static_cast<std::uint32_t>(std::lround(u * 255.0)); };
   return byte(r + m) << 16 | byte(g + m) << 8 | byte(b + m);
@@ -40,12 +46,18 @@ std::uint32_t faded_rgb(std::uint32_t rgb) {
 
 std::uint32_t outcome_rgb(PieceOutcome o) {
   switch (o) {
-    case PieceOutcome::Completed: return 0;
-    case PieceOutcome::Drained: return 0xe08a00;      // amber: waited for
-    case PieceOutcome::Flushed: return 0xd62728;      // red: work lost
-    case PieceOutcome::SwitchedOut: return 0x6a3d9a;  // purple: context saved
-    case PieceOutcome::SwitchedIn: return 0x1f9e89;   // teal: context restored
-    case PieceOutcome::Killed: return 0x202020;       // black: dropped
+    case PieceOutcome::Completed:
+      return 0;
+    case PieceOutcome::Drained:
+      return 0xe08a00;  // amber: waited for
+    case PieceOutcome::Flushed:
+      return 0xd62728;  // red: work lost
+    case PieceOutcome::SwitchedOut:
+      return 0x6a3d9a;  // purple: context saved
+    case PieceOutcome::SwitchedIn:
+      return 0x1f9e89;  // teal: context restored
+    case PieceOutcome::Killed:
+      return 0x202020;  // black: dropped
   }
   return 0;
 }

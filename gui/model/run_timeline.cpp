@@ -13,8 +13,8 @@ TimelineModel timeline_from_record(const store::RunRecord& record) {
   std::vector<TimelineLaunch> launches;
   launches.reserve(record.launches.size());
   for (const auto& l : record.launches)
-    launches.push_back({l.id, l.kernel, l.tenant, l.outcome.arrival, l.outcome.finish, l.outcome.blocks,
-                        l.outcome.killed});
+    launches.push_back(
+        {l.id, l.kernel, l.tenant, l.outcome.arrival, l.outcome.finish, l.outcome.blocks, l.outcome.killed});
   std::vector<int> sms;
   if (const GpuSpec* preset = find_gpu_preset(record.info.gpu))
     sms.assign(static_cast<std::size_t>(std::max(1, record.info.gpu_count)), preset->sm_count);

@@ -53,8 +53,7 @@ SimJobResult run_sim_job(const SimJobRequest& request, const std::function<bool(
 
   const int count = static_cast<int>(request.policies.size());
   for (int i = 0; i < count; ++i) {
-    SimJobProgress base{i, count, request.policies[static_cast<std::size_t>(i)],
-                        static_cast<double>(i) / count};
+    SimJobProgress base{i, count, request.policies[static_cast<std::size_t>(i)], static_cast<double>(i) / count};
     if (!progress(base)) throw SimJobCancelled();
     sim::RunOptions o;
     o.policy = base.policy;

@@ -18,7 +18,9 @@ void TimeMapping::set_limits(double lo, double hi) {
   set_range(begin_, end_);
 }
 
-void TimeMapping::set_width(double width_px) { width_ = std::max(1.0, width_px); }
+void TimeMapping::set_width(double width_px) {
+  width_ = std::max(1.0, width_px);
+}
 
 void TimeMapping::set_range(double b, double e) {
   if (e < b) std::swap(b, e);

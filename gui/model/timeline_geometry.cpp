@@ -11,7 +11,9 @@ TimelineGeometry::TimelineGeometry(const TimelineModel& model, TimelineMetrics m
   content_height_ = model.gpu_count() * m_.band_height + lanes * (m_.lane_height + m_.lane_gap);
 }
 
-int TimelineGeometry::max_scroll() const { return std::max(0, content_height_ - viewport_height()); }
+int TimelineGeometry::max_scroll() const {
+  return std::max(0, content_height_ - viewport_height());
+}
 
 int TimelineGeometry::band_top(int gpu) const {
   const int lanes_before = model_.first_lane(gpu);

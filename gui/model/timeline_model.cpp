@@ -72,7 +72,7 @@ void build_levels(TimelineRow& row) {
     }
     merged_first.push_back(static_cast<std::uint32_t>(row.bars.size()));
     if (merged.size() * 4 > runs.size() * 3) {
-      if (px > 1e12) break;  // nothing merges any more at any zoom
+      if (px > 1e12) break;      // nothing merges any more at any zoom
       runs = std::move(merged);  // keep going: a coarser zoom may merge more
       first = std::move(merged_first);
       continue;
@@ -157,8 +157,8 @@ TimelineModel::TimelineModel(const Schedule& schedule, std::vector<TimelineLaunc
   }
   lane_offsets_.push_back(static_cast<int>(lanes_.size()));
   for (std::size_t g = 0; g < per_sm.size(); ++g)
-    occupancy_.push_back(occupancy_of(static_cast<int>(g), sms_per_gpu[g], lanes_, lane_offsets_[g],
-                                      lane_offsets_[g + 1]));
+    occupancy_.push_back(
+        occupancy_of(static_cast<int>(g), sms_per_gpu[g], lanes_, lane_offsets_[g], lane_offsets_[g + 1]));
 }
 
 const TimelineBar* TimelineModel::bar_at(int lane, int slot, double t, double tolerance_ns) const {

@@ -26,14 +26,14 @@ struct TimelineBar {
 // coarsest level its zoom allows, so the whole run of a million blocks is drawn from a few thousand runs.
 struct TimelineLevel {
   double min_ns_per_px = 0;
-  std::vector<TimelineBar> runs;        // launch and extent of each run (block: of its first bar)
+  std::vector<TimelineBar> runs;         // launch and extent of each run (block: of its first bar)
   std::vector<std::uint32_t> first_bar;  // index of each run's first bar in the row, plus the row's size at the end
 };
 
 // One residency slot of an SM: bars in start order, none overlapping (so ends are sorted too).
 struct TimelineRow {
   std::vector<TimelineBar> bars;
-  std::vector<std::uint32_t> marks;  // indices of bars whose outcome is not Completed (preemption markers)
+  std::vector<std::uint32_t> marks;   // indices of bars whose outcome is not Completed (preemption markers)
   std::vector<TimelineLevel> levels;  // coarser and coarser; empty for short rows
 };
 
@@ -49,8 +49,8 @@ struct GpuOccupancy {
   int sms = 0;
   int peak_resident = 0;
   std::vector<TimeNs> times;
-  std::vector<std::int32_t> busy_sms;   // SMs with at least one resident block
-  std::vector<std::int32_t> resident;   // resident blocks on the GPU
+  std::vector<std::int32_t> busy_sms;  // SMs with at least one resident block
+  std::vector<std::int32_t> resident;  // resident blocks on the GPU
 };
 
 struct TimelineLaunch {

@@ -68,13 +68,15 @@ void row_spans(const TimelineRow& row, const TimeMapping& m, std::vector<BarSpan
   for (const auto& l : row.levels)
     if (l.min_ns_per_px <= m.ns_per_pixel()) level = &l;
   if (!level) {
-    spans_of(row.bars, m, out, min_whole_px, [](std::size_t i) { return static_cast<std::uint32_t>(i); },
-             [](std::size_t) { return true; });
+    spans_of(
+        row.bars, m, out, min_whole_px, [](std::size_t i) { return static_cast<std::uint32_t>(i); },
+        [](std::size_t) { return true; });
     return;
   }
   const auto& first = level->first_bar;
-  spans_of(level->runs, m, out, min_whole_px, [&](std::size_t i) { return first[i]; },
-           [&](std::size_t i) { return first[i + 1] - first[i] == 1; });
+  spans_of(
+      level->runs, m, out, min_whole_px, [&](std::size_t i) { return first[i]; },
+      [&](std::size_t i) { return first[i + 1] - first[i] == 1; });
 }
 
 void row_marks(const TimelineRow& row, const TimeMapping& m, std::vector<BarMark>& out) {
@@ -85,8 +87,7 @@ void row_marks(const TimelineRow& row, const TimeMapping& m, std::vector<BarMark
     return m.to_x(static_cast<double>(bar.outcome == PieceOutcome::SwitchedIn ? bar.start : bar.end));
   };
   // Marks are in bar order, so their x is sorted: binary search for the first visible one, then jump a column.
-  auto it = std::lower_bound(marks.begin(), marks.end(), -1.0,
-                             [&](std::uint32_t b, double v) { return x_of(b) < v; });
+  auto it = std::lower_bound(marks.begin(), marks.end(), -1.0, [&](std::uint32_t b, double v) { return x_of(b) < v; });
   while (it != marks.end()) {
     const double x = x_of(*it);
     if (x > m.width() + 1) break;

@@ -2,12 +2,12 @@
 // bench_engine), into a 1600 x 900 image on the offscreen platform, at zoom levels from the whole run down to
 // 10 ns across the view, and while panning. Target: under 30 ms per frame at any zoom (docs/performance.md).
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
 #include <cstdlib>
-#include <fmt/format.h>
 
 #include "core/gpu_spec.h"
 #include "core/random.h"

@@ -1,10 +1,11 @@
 // Running simulations from the GUI: the dialog on a small workload (worker thread, progress, stored runs), a bad
 // workload file and a locked store reported with the reader's message, and cancelling between policies.
+#include <sqlite3.h>
+
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <sqlite3.h>
 
 #include "core/store/store.h"
 #include "gui/model/sim_job.h"

@@ -90,14 +90,22 @@ class TimeMappingTest : public QObject {
     QTest::addColumn<QString>("first");
     QTest::addColumn<QString>("second");
     // 1000 px, at least 80 px apart: the smallest 1/2/5 step >= 80 px worth of time.
-    QTest::newRow("35 ms") << 0.0 << 35e6 << 5e6 << "0 ms" << "5 ms";        // 2.8 ms min -> 5 ms
-    QTest::newRow("1 ms") << 0.0 << 1e6 << 1e5 << "0 us" << "100 us";  // 80 us -> 100 us: the unit below the step
-    QTest::newRow("µs range") << 1.5e6 << 1.51e6 << 1e3 << "1500 us" << "1501 us";  // 800 ns -> 1 us
-    QTest::newRow("ns range") << 40.0 << 540.0 << 50.0 << "50 ns" << "100 ns";  // 40 ns -> 50 ns
-    QTest::newRow("seconds") << 0.0 << 20e9 << 2e9 << "0 s" << "2 s";
-    QTest::newRow("0.2 s steps") << 0.0 << 2e9 << 2e8 << "0 ms" << "200 ms";
-    QTest::newRow("2.5 us") << 0.0 << 2.5e3 << 2.0e2 << "0 ns" << "200 ns";  // 2.5 ns/px x 80 = 200 ns
-    QTest::newRow("20 us") << 0.0 << 2.0e4 << 2.0e3 << "0 us" << "2 us";  // 1.6 us -> 2 us
+    QTest::newRow("35 ms") << 0.0 << 35e6 << 5e6 << "0 ms"
+                           << "5 ms";  // 2.8 ms min -> 5 ms
+    QTest::newRow("1 ms") << 0.0 << 1e6 << 1e5 << "0 us"
+                          << "100 us";  // 80 us -> 100 us: the unit below the step
+    QTest::newRow("µs range") << 1.5e6 << 1.51e6 << 1e3 << "1500 us"
+                              << "1501 us";  // 800 ns -> 1 us
+    QTest::newRow("ns range") << 40.0 << 540.0 << 50.0 << "50 ns"
+                              << "100 ns";  // 40 ns -> 50 ns
+    QTest::newRow("seconds") << 0.0 << 20e9 << 2e9 << "0 s"
+                             << "2 s";
+    QTest::newRow("0.2 s steps") << 0.0 << 2e9 << 2e8 << "0 ms"
+                                 << "200 ms";
+    QTest::newRow("2.5 us") << 0.0 << 2.5e3 << 2.0e2 << "0 ns"
+                            << "200 ns";  // 2.5 ns/px x 80 = 200 ns
+    QTest::newRow("20 us") << 0.0 << 2.0e4 << 2.0e3 << "0 us"
+                           << "2 us";  // 1.6 us -> 2 us
   }
   void ticks() {
     QFETCH(double, begin);
@@ -116,7 +124,8 @@ class TimeMappingTest : public QObject {
       QVERIFY(t.time >= m.begin() - 1e-6 && t.time <= m.end() + 1e-6);
       QVERIFY(m.to_x(t.time) >= -1e-6);
     }
-    for (std::size_t i = 1; i < ticks.size(); ++i) QVERIFY(m.to_x(ticks[i].time) - m.to_x(ticks[i - 1].time) >= 80 - 1e-9);
+    for (std::size_t i = 1; i < ticks.size(); ++i)
+      QVERIFY(m.to_x(ticks[i].time) - m.to_x(ticks[i - 1].time) >= 80 - 1e-9);
   }
 
   void durations() {

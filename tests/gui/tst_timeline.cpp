@@ -36,7 +36,9 @@ std::shared_ptr<TimelineModel> small_model() {
   return std::make_shared<TimelineModel>(s, launches, std::vector<int>{2});
 }
 
-QRgb rgb_of(std::uint32_t c) { return c | 0xff000000u; }
+QRgb rgb_of(std::uint32_t c) {
+  return c | 0xff000000u;
+}
 
 void send_mouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons,
                 Qt::KeyboardModifiers mods = Qt::NoModifier) {
@@ -117,8 +119,8 @@ class TimelineTest : public QObject {
       s.pieces.push_back({t, t + d, launch, b, 0, 0, PieceOutcome::Completed});
       t += d + (next(4) == 0 ? next(3000) : 0);
     }
-    const TimelineModel model(s, {{"a", "k", "", 0, t, 1, false}, {"b", "k", "", 0, t, 1, false}, {"c", "k", "", 0, t, 1, false}},
-                              {1});
+    const TimelineModel model(
+        s, {{"a", "k", "", 0, t, 1, false}, {"b", "k", "", 0, t, 1, false}, {"c", "k", "", 0, t, 1, false}}, {1});
     const auto& row = model.lanes()[0].slots[0];
     // About 400 launch changes in 20 000 bars: a level merges down to a few hundred runs.
     QVERIFY(!row.levels.empty());
@@ -128,7 +130,8 @@ class TimelineTest : public QObject {
     const auto covered = [](const std::vector<BarSpan>& spans, int width) {
       std::vector<char> px(static_cast<std::size_t>(width), 0);
       for (const auto& sp : spans)
-        for (int i = std::max(0, static_cast<int>(std::floor(sp.x0))); i < std::min(width, static_cast<int>(std::ceil(sp.x1))); ++i)
+        for (int i = std::max(0, static_cast<int>(std::floor(sp.x0)));
+             i < std::min(width, static_cast<int>(std::ceil(sp.x1))); ++i)
           px[static_cast<std::size_t>(i)] = 1;
       return px;
     };
