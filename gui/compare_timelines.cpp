@@ -31,6 +31,15 @@ CompareTimelines::CompareTimelines(Loader loader, QWidget* parent)
       load(picker, view);
       alignAxes();
     });
+  // One selection: runs of one workload number their launches alike, so a launch picked in either is
+  // highlighted in both.
+  for (auto [from, to] : {std::pair{top_, bottom_}, std::pair{bottom_, top_}})
+    connect(from, &TimelineWidget::launchSelected, this, [this, from = from, to = to](int launch) {
+      if (syncing_ || from->model()->launches().size() != to->model()->launches().size()) return;
+      syncing_ = true;
+      to->setSelectedLaunch(launch);
+      syncing_ = false;
+    });
   // One time axis: a change in either is applied to the other.
   for (auto [from, to] : {std::pair{top_, bottom_}, std::pair{bottom_, top_}})
     connect(from, &TimelineWidget::timeRangeChanged, this, [this, to = to](double b, double e) {

@@ -66,7 +66,11 @@ MainWindow::MainWindow(QWidget* parent)
       tr("wheel: zoom · drag: pan · right-drag: box zoom · double-click: fit · click: select launch"), this));
   buildMenus();
 
-  connect(browser_, &RunBrowser::runActivated, this, [this](qint64 id) { showRunAsync(id); });
+  connect(browser_, &RunBrowser::runActivated, this, [this](qint64 id) {
+    showRunAsync(id);
+    // A live run that a simulation predicted: put the prediction above it in "Two timelines".
+    if (const auto it = predicted_by_.find(id); it != predicted_by_.end()) compare_->showPair(it->second, id);
+  });
   connect(browser_, &RunBrowser::groupChanged, this, &MainWindow::updateComparison);
   connect(browser_, &RunBrowser::selectionChanged, this, [this] {
     const auto ids = browser_->selectedRunIds();
@@ -166,6 +170,8 @@ void MainWindow::reload() {
   try {
     // A store opened read-only sees other writers' committed runs on the next query (WAL).
     browser_->setRuns(store_->list_runs());
+    predicted_by_.clear();
+    for (const auto& v : store_->validations()) predicted_by_[v.live_run] = v.predicted_run;
   } catch (const std::exception& e) {
     error(tr("Cannot read the store"), QString::fromStdString(e.what()));
     return;

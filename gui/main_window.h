@@ -76,6 +76,7 @@ class MainWindow : public QMainWindow {
   std::int64_t shown_run_ = -1;
   int load_generation_ = 0;
   std::map<std::int64_t, std::shared_ptr<const TimelineModel>> cache_;  // a few recently shown runs
+  std::map<std::int64_t, std::int64_t> predicted_by_;                   // live run -> its predicted run
 
   QSplitter* splitter_;
   QSplitter* timeline_splitter_;

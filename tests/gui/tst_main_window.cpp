@@ -147,6 +147,32 @@ class MainWindowTest : public QObject {
     QCOMPARE(c->bottom()->timeMapping().end(), c->top()->timeMapping().end());
   }
 
+  void live_run_beside_its_prediction() {
+    // A live run linked to the run that predicted it (here a copy of run 1 stored as live): selecting it puts
+    // the prediction on top and the measurement below, on one axis, with one selection.
+    const QString db = dir_.filePath(QStringLiteral("validation.db"));
+    QFile::copy(db_, db);
+    std::int64_t live = 0;
+    {
+      auto s = store::Store::open(db.toStdString());
+      auto record = s.load_run(1);
+      record.info.mode = "live";
+      record.info.key = store::make_run_key(record.info, "test host, now");
+      live = s.write_run(record);
+      s.link_validation(live, 1);
+    }
+    MainWindow w;
+    w.setShowErrorDialogs(false);
+    QVERIFY(w.openStore(db));
+    QVERIFY(w.browser()->selectRun(live));
+    auto* c = w.compareTimelines();
+    QVERIFY(c->top()->view().title.startsWith(QStringLiteral("#1 ")));
+    QVERIFY(c->bottom()->view().title.startsWith(QStringLiteral("#%1 ").arg(live)));
+    QVERIFY(c->bottom()->view().title.contains(QStringLiteral("live")));
+    c->top()->setSelectedLaunch(2);
+    QCOMPARE(c->bottom()->selectedLaunch(), 2);
+  }
+
   void exports_png_and_svg() {
     MainWindow w;
     w.setShowErrorDialogs(false);
