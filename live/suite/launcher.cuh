@@ -1,6 +1,7 @@
 // The instrumented and plain launch wrappers around a per-block device function, and a helper base class
 // that implements SuiteKernel's launch, attributes and occupancy for a body type.
 #pragma once
+#include <algorithm>
 #include <cuda_runtime.h>
 
 #include "live/cuda_check.h"
@@ -33,10 +34,17 @@ struct BlockContext {
 template <class Body>
 __global__ void instrumented_kernel(typename Body::Args args, int offset, DeviceBlockRecord* records) {
   // Only thread 0 reads or writes `start` and `point` before the final barrier, so no barrier is needed here:
-  // the instrumentation adds one timer read at each end and one barrier per block.
-  __shared__ unsigned long long start, point;
+  // the instrumentation adds one timer read at each end and one barrier per block. The start stays in thread
+  // 0's register until the end: storing it at once would stall warp 0 for the timer read's latency before
+  // its first load, which a latency-bound kernel (the stencil) pays on every block.
+  // The SM is read at the start too, so that after the final barrier only the end's timer read and the
+  // record's stores remain (they hold the block's slot).
+  __shared__ unsigned long long point;
+  unsigned long long start = 0;
+  unsigned smid = 0;
   if (threadIdx.x == 0) {
     start = globaltimer_ns();
+    smid = sm_id();
     point = 0;
   }
   Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, &point});
@@ -46,7 +54,7 @@ __global__ void instrumented_kernel(typename Body::Args args, int offset, Device
     r.start_ns = start;
     r.end_ns = globaltimer_ns();
     r.point_ns = point;
-    r.smid = sm_id();
+    r.smid = smid;
     records[blockIdx.x] = r;
   }
 }
@@ -57,11 +65,11 @@ __global__ void instrumented_kernel(typename Body::Args args, int offset, Device
 template <class Body>
 __global__ void instrumented_kernel_last_warp(typename Body::Args args, int offset, DeviceBlockRecord* records) {
   __shared__ unsigned long long start, point;
-  if (threadIdx.x == 0) {
-    start = globaltimer_ns();
-    point = 0;
-  }
+  if (threadIdx.x == 0) point = 0;
+  // Thread 0 stores its start after the body (not before: see instrumented_kernel); the last warp reads it.
+  const unsigned long long my_start = threadIdx.x == 0 ? globaltimer_ns() : 0;
   Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, &point});
+  if (threadIdx.x == 0) start = my_start;
   __syncwarp();
   if ((threadIdx.x & 31) == 0) {
     const unsigned warps = (blockDim.x + 31) / 32;
@@ -102,6 +110,18 @@ __global__ void plain_kernel(typename Body::Args args, int offset) {
   Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, nullptr});
 }
 
+// Raises a kernel's dynamic shared-memory limit to `bytes`, or to what its static shared memory leaves.
+template <class Kernel>
+void allow_dynamic_smem_of(Kernel kernel, int bytes) {
+  cudaFuncAttributes a{};
+  GPUSCHED_CUDA(cudaFuncGetAttributes(&a, kernel));
+  int device = 0, optin = 0;
+  GPUSCHED_CUDA(cudaGetDevice(&device));
+  GPUSCHED_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const int limit = std::min(bytes, optin - static_cast<int>(a.sharedSizeBytes));
+  GPUSCHED_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit));
+}
+
 template <class Body>
 class SuiteKernelBase : public SuiteKernel {
  public:
@@ -129,12 +149,13 @@ class SuiteKernelBase : public SuiteKernel {
     return n;
   }
   void allow_dynamic_smem(int bytes) override {
-    GPUSCHED_CUDA(cudaFuncSetAttribute(instrumented_kernel<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    GPUSCHED_CUDA(
-        cudaFuncSetAttribute(instrumented_kernel_last_warp<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    GPUSCHED_CUDA(
-        cudaFuncSetAttribute(instrumented_kernel_per_warp<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    GPUSCHED_CUDA(cudaFuncSetAttribute(plain_kernel<Body>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    // `bytes` is what the instrumented kernel can take; a variant with more static shared memory gets what is
+    // left for it (the recorder pads each launch for the variant it runs with the same dynamic size, which
+    // stays within every variant's limit at the residencies it asks for).
+    allow_dynamic_smem_of(instrumented_kernel<Body>, bytes);
+    allow_dynamic_smem_of(instrumented_kernel_last_warp<Body>, bytes);
+    allow_dynamic_smem_of(instrumented_kernel_per_warp<Body>, bytes);
+    allow_dynamic_smem_of(plain_kernel<Body>, bytes);
   }
 
  protected:
