@@ -21,8 +21,7 @@ void BM_Algorithm1_30Sms_8Blocks(benchmark::State& state) {
   Rng rng(7);
   std::vector<std::vector<BlockObservation>> sms(30);
   for (auto& sm : sms)
-    for (int b = 0; b < 8; ++b)
-      sm.push_back({b, rng.uniform(0.0, 1000.0), rng.uniform01() < 0.9, 4096});
+    for (int b = 0; b < 8; ++b) sm.push_back({b, rng.uniform(0.0, 1000.0), rng.uniform01() < 0.9, 4096});
   const KernelObservation kernel{1000.0, 35.0};
   const CostModel model{5.9, 0.0};
   const Technique all[] = {Technique::Flush, Technique::Drain, Technique::Switch};

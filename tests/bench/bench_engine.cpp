@@ -1,54 +1,18 @@
 // Engine speed: 64 launches, 1 million blocks, H100 preset, fifo (target: 10 million block events per
 // second on one core), and the same number of pushes and pops on a bare std::priority_queue for scale.
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <chrono>
-#include <fmt/format.h>
 #include <queue>
 
 #include "core/random.h"
 #include "sim/runner.h"
+#include "tests/bench/million_blocks.h"
 
 using namespace gpusched;
 
 namespace {
-
-struct BenchWorkload {
-  std::vector<std::shared_ptr<const KernelProfile>> kernels;
-  Workload workload;
-};
-
-const BenchWorkload& bench_workload() {
-  static const BenchWorkload w = [] {
-    BenchWorkload b;
-    Rng rng(1);
-    std::vector<Launch> launches;
-    const int launches_n = 64, blocks_each = 15625;  // 64 x 15625 = 1,000,000 blocks
-    for (int i = 0; i < launches_n; ++i) {
-      auto k = std::make_shared<KernelProfile>();
-      k->name = fmt::format("k{}", i);
-      k->grid = {blocks_each, 1, 1};
-      k->block = {static_cast<int>(128 * (1 + i % 4)), 1, 1};
-      k->registers_per_thread = 32;
-      RecordSet set;
-      set.residency = 1;
-      // 1000 recorded blocks; the others draw from them (seeded), as a sampled trace would.
-      set.duration_by_block.assign(blocks_each, -1);
-      for (int r = 0; r < 1000; ++r) set.duration_by_block[static_cast<std::size_t>(r)] = rng.uniform_int(5000, 15000);
-      finalize_record_set(set);
-      k->record_sets.push_back(std::move(set));
-      b.kernels.push_back(k);
-      Launch l;
-      l.id = k->name;
-      l.kernel = static_cast<std::size_t>(i);
-      l.arrival = rng.uniform_int(0, 1'000'000);
-      launches.push_back(l);
-    }
-    b.workload = make_workload("bench", b.kernels, launches);
-    return b;
-  }();
-  return w;
-}
 
 // The same number of pushes and pops as the engine's events, with the engine's peak queue size.
 double bare_priority_queue_seconds(std::int64_t operations, std::size_t resident) {
@@ -72,7 +36,7 @@ double bare_priority_queue_seconds(std::int64_t operations, std::size_t resident
 }  // namespace
 
 static void BM_EngineFifo1MBlocks(benchmark::State& state) {
-  const auto& b = bench_workload();
+  const auto& b = bench::million_block_workload();
   const GpuSpec gpu = *find_gpu_preset("h100");
   sim::AloneTimeCache alone;
   sim::RunOptions o;
@@ -94,7 +58,12 @@ static void BM_EngineFifo1MBlocks(benchmark::State& state) {
   const double pq = bare_priority_queue_seconds(events / static_cast<std::int64_t>(state.iterations()), 132 * 16);
   state.counters["engine_over_bare_pq"] = seconds / static_cast<double>(state.iterations()) / pq;
 }
-BENCHMARK(BM_EngineFifo1MBlocks)->Arg(0)->Arg(1)->ArgName("keep_schedule")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_EngineFifo1MBlocks)
+    ->Arg(0)
+    ->Arg(1)
+    ->ArgName("keep_schedule")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 static void BM_BarePriorityQueue1M(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(bare_priority_queue_seconds(1'000'064, 132 * 16));

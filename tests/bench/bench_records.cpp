@@ -15,7 +15,8 @@ const std::string& records_file() {
     std::vector<BlockRecord> r;
     const std::int64_t n = 2'000'000;
     r.reserve(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) r.push_back(BlockRecord{i, static_cast<int>(i % 132), i * 731, i * 731 + 15000 + i % 977});
+    for (std::int64_t i = 0; i < n; ++i)
+      r.push_back(BlockRecord{i, static_cast<int>(i % 132), i * 731, i * 731 + 15000 + i % 977});
     write_block_records(p, r);
     return p;
   }();

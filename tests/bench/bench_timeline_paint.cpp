@@ -10,10 +10,10 @@
 #include <cstdlib>
 
 #include "core/gpu_spec.h"
-#include "core/random.h"
 #include "gui/model/timeline_spans.h"
 #include "gui/timeline_painter.h"
 #include "sim/runner.h"
+#include "tests/bench/million_blocks.h"
 
 using namespace gpusched;
 using namespace gpusched::gui;
@@ -22,30 +22,8 @@ namespace {
 
 const TimelineModel& million_block_model() {
   static const TimelineModel model = [] {
-    Rng rng(1);
-    std::vector<std::shared_ptr<const KernelProfile>> kernels;
-    std::vector<Launch> launches;
-    const int launches_n = 64, blocks_each = 15625;  // 64 x 15625 = 1,000,000 blocks
-    for (int i = 0; i < launches_n; ++i) {
-      auto k = std::make_shared<KernelProfile>();
-      k->name = fmt::format("k{}", i);
-      k->grid = {blocks_each, 1, 1};
-      k->block = {static_cast<int>(128 * (1 + i % 4)), 1, 1};
-      k->registers_per_thread = 32;
-      RecordSet set;
-      set.residency = 1;
-      set.duration_by_block.assign(blocks_each, -1);
-      for (int r = 0; r < 1000; ++r) set.duration_by_block[static_cast<std::size_t>(r)] = rng.uniform_int(5000, 15000);
-      finalize_record_set(set);
-      k->record_sets.push_back(std::move(set));
-      kernels.push_back(k);
-      Launch l;
-      l.id = k->name;
-      l.kernel = static_cast<std::size_t>(i);
-      l.arrival = rng.uniform_int(0, 1'000'000);
-      launches.push_back(l);
-    }
-    const Workload w = make_workload("bench", kernels, launches);
+    const auto& b = bench::million_block_workload();
+    const Workload& w = b.workload;
     const GpuSpec& gpu = *find_gpu_preset("h100");
     sim::AloneTimeCache alone;
     sim::RunOptions o;
@@ -53,7 +31,7 @@ const TimelineModel& million_block_model() {
     const RunResult r = sim::run_workload(w, gpu, o, alone);
     std::vector<TimelineLaunch> labels;
     for (std::size_t i = 0; i < r.launches.size(); ++i)
-      labels.push_back({w.launches[i].id, kernels[i]->name, "", r.launches[i].arrival, r.launches[i].finish,
+      labels.push_back({w.launches[i].id, b.kernels[i]->name, "", r.launches[i].arrival, r.launches[i].finish,
                         r.launches[i].blocks, false});
     return TimelineModel(r.schedule, std::move(labels), {gpu.sm_count});
   }();
