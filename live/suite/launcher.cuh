@@ -36,25 +36,24 @@ __global__ void instrumented_kernel(typename Body::Args args, int offset, Device
   // Only thread 0 reads or writes `start` and `point` before the final barrier, so no barrier is needed here:
   // the instrumentation adds one timer read at each end and one barrier per block. The start stays in thread
   // 0's register until the end: storing it at once would stall warp 0 for the timer read's latency before
-  // its first load, which a latency-bound kernel (the stencil) pays on every block.
-  // The SM is read at the start too, so that after the final barrier only the end's timer read and the
-  // record's stores remain (they hold the block's slot).
+  // its first load, which a latency-bound kernel (the stencil) pays on every block. Only its low 32 bits are
+  // kept (one register, so that the body keeps the plain kernel's register count): the high bits are the
+  // end's, less one if the low bits wrapped in between (blocks are far shorter than 2^32 ns = 4.3 s).
   __shared__ unsigned long long point;
-  unsigned long long start = 0;
-  unsigned smid = 0;
+  unsigned start_lo = 0;
   if (threadIdx.x == 0) {
-    start = globaltimer_ns();
-    smid = sm_id();
+    start_lo = static_cast<unsigned>(globaltimer_ns());
     point = 0;
   }
   Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, &point});
   __syncthreads();
   if (threadIdx.x == 0) {
     DeviceBlockRecord r;
-    r.start_ns = start;
     r.end_ns = globaltimer_ns();
+    const unsigned long long high = (r.end_ns >> 32) - (start_lo > static_cast<unsigned>(r.end_ns) ? 1 : 0);
+    r.start_ns = high << 32 | start_lo;
     r.point_ns = point;
-    r.smid = smid;
+    r.smid = sm_id();
     records[blockIdx.x] = r;
   }
 }
