@@ -1,10 +1,12 @@
-// Commands over result stores: `merge` (idempotent), `runs` (list), `report` (grouped statistics) and
-// `export` (one run's Schedule as Perfetto JSON or CSV). They read through core/store only.
+// Commands over result stores: `merge` (idempotent), `runs` (list), `report` (grouped statistics), `export`
+// (one run's Schedule as Perfetto JSON or CSV) and `compare` (one run against another of the same workload).
+// They read through core/store only.
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "core/store/report.h"
+#include "core/store/run_comparison.h"
 #include "core/store/store.h"
 #include "sim/cli/commands.h"
 #include "sim/timeline.h"
@@ -36,6 +38,35 @@ struct FilterArgs {
     cmd->add_option("--sweep", filter.sweep, "Only runs of this sweep");
   }
 };
+
+std::string percent(double x) {
+  return std::isfinite(x) ? fmt::format("{:+.2f}%", 100 * x) : "inf";
+}
+std::string magnitude(double x) {
+  return std::isfinite(x) ? fmt::format("{:.2f}%", 100 * x) : "inf";
+}
+
+void compare(const std::string& db, std::int64_t run, std::int64_t reference) {
+  const auto store = store::Store::open(db, store::Store::Mode::ReadOnly);
+  const auto a = store.load_run(run), b = store.load_run(reference);
+  const auto c = store::compare_runs(a, b);
+  fmt::print("run {} ({} {}, {}) against run {} ({} {}, {}), workload {}\n", run, a.info.mode, a.info.policy,
+             a.info.interference, reference, b.info.mode, b.info.policy, b.info.interference, a.info.workload);
+  fmt::print("{:<6} {:<16} {:>14} {:>14} {:>9}\n", "launch", "id", "turnaround", "reference", "error");
+  for (const auto& l : c.launches)
+    fmt::print("{:<6} {:<16} {:>14} {:>14} {:>9}\n", l.index, a.launches[static_cast<std::size_t>(l.index)].id,
+               format_duration(l.turnaround), format_duration(l.reference_turnaround), percent(l.relative_error));
+  fmt::print("turnaround error: mean |e| {}, max |e| {}\n", magnitude(c.mean_abs_turnaround_error),
+             magnitude(c.max_abs_turnaround_error));
+  fmt::print("makespan {} ({} against {}), STP {}, ANTT {}\n", percent(c.makespan_error),
+             format_duration(a.metrics.makespan), format_duration(b.metrics.makespan), percent(c.stp_error),
+             percent(c.antt_error));
+  if (c.block_time_ks)
+    fmt::print("block times: KS statistic {:.3f}, median ratio {:.3f} ({} and {} blocks)\n", *c.block_time_ks,
+               *c.block_time_median_ratio, c.blocks, c.reference_blocks);
+  else
+    fmt::print("block times: not compared (a run was stored without its blocks)\n");
+}
 
 std::string stat_cell(const store::Stats& s) {
   return fmt::format("{:.3f} / {} ± {:.3f}", s.mean, s.geomean_defined ? fmt::format("{:.3f}", s.geomean) : "-",
@@ -174,6 +205,19 @@ void add_store_commands(CLI::App& app) {
         ->check(CLI::IsMember({"table", "markdown", "csv"}));
     f->add(cmd);
     cmd->callback([=] { report(*db, *f, *group_by, *format); });
+  }
+  {
+    auto* cmd = app.add_subcommand(
+        "compare",
+        "One stored run against another of the same workload: turnaround, makespan, STP, ANTT errors "
+        "and block-time distributions");
+    auto db = std::make_shared<std::string>();
+    auto run = std::make_shared<std::int64_t>(0);
+    auto reference = std::make_shared<std::int64_t>(0);
+    cmd->add_option("db", *db, "Result store")->required();
+    cmd->add_option("run", *run, "Run id (e.g. a prediction)")->required();
+    cmd->add_option("reference", *reference, "Run id errors are relative to (e.g. the live measurement)")->required();
+    cmd->callback([=] { compare(*db, *run, *reference); });
   }
   {
     auto* cmd = app.add_subcommand("export", "Write one stored run's Schedule as Perfetto JSON or CSV");

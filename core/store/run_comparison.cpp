@@ -1,0 +1,87 @@
+#include "core/store/run_comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+namespace gpusched::store {
+
+namespace {
+
+double relative(double value, double reference) {
+  if (reference == 0) return value == 0 ? 0.0 : (value > 0 ? 1.0 : -1.0) * INFINITY;
+  return (value - reference) / reference;
+}
+
+std::vector<double> block_times(const Schedule& s) {
+  std::map<std::pair<std::int32_t, std::int32_t>, TimeNs> per_block;
+  for (const auto& p : s.pieces) {
+    if (p.outcome == PieceOutcome::Flushed || p.outcome == PieceOutcome::Killed) continue;
+    per_block[{p.launch, p.block}] += p.end - p.start;
+  }
+  std::vector<double> out;
+  out.reserve(per_block.size());
+  for (const auto& [_, t] : per_block) out.push_back(static_cast<double>(t));
+  return out;
+}
+
+double median_of_sorted(const std::vector<double>& v) {
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+double ks_statistic(std::vector<double>& a, std::vector<double>& b) {
+  if (a.empty() || b.empty()) return 0;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  // Walk both sorted samples; at each distinct value both CDFs step past every copy of it.
+  std::size_t i = 0, j = 0;
+  double d = 0;
+  while (i < a.size() || j < b.size()) {
+    const double x = j >= b.size() || (i < a.size() && a[i] <= b[j]) ? a[i] : b[j];
+    while (i < a.size() && a[i] == x) ++i;
+    while (j < b.size() && b[j] == x) ++j;
+    d = std::max(d, std::abs(static_cast<double>(i) / static_cast<double>(a.size()) -
+                             static_cast<double>(j) / static_cast<double>(b.size())));
+  }
+  return d;
+}
+
+RunComparison compare_runs(const RunRecord& run, const RunRecord& reference) {
+  if (run.info.workload_hash != reference.info.workload_hash)
+    throw std::invalid_argument("run " + std::to_string(run.info.id) + " (workload " + run.info.workload +
+                                ") and run " + std::to_string(reference.info.id) + " (workload " +
+                                reference.info.workload + ") are not of the same workload");
+  RunComparison c;
+  const std::size_t n = std::min(run.launches.size(), reference.launches.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    LaunchComparison l;
+    l.index = static_cast<int>(i);
+    l.turnaround = run.launches[i].outcome.turnaround;
+    l.reference_turnaround = reference.launches[i].outcome.turnaround;
+    l.relative_error = relative(static_cast<double>(l.turnaround), static_cast<double>(l.reference_turnaround));
+    c.mean_abs_turnaround_error += std::abs(l.relative_error);
+    c.max_abs_turnaround_error = std::max(c.max_abs_turnaround_error, std::abs(l.relative_error));
+    c.launches.push_back(l);
+  }
+  if (n) c.mean_abs_turnaround_error /= static_cast<double>(n);
+  c.makespan_error =
+      relative(static_cast<double>(run.metrics.makespan), static_cast<double>(reference.metrics.makespan));
+  c.stp_error = relative(run.metrics.stp, reference.metrics.stp);
+  c.antt_error = relative(run.metrics.antt, reference.metrics.antt);
+  auto a = block_times(run.schedule), b = block_times(reference.schedule);
+  c.blocks = a.size();
+  c.reference_blocks = b.size();
+  if (!a.empty() && !b.empty()) {
+    c.block_time_ks = ks_statistic(a, b);  // sorts both
+    const double ref_median = median_of_sorted(b);
+    c.block_time_median_ratio = ref_median > 0 ? median_of_sorted(a) / ref_median : 0.0;
+  }
+  return c;
+}
+
+}  // namespace gpusched::store

@@ -1,0 +1,40 @@
+// One stored run against another of the same workload: a prediction against its live measurement (issue #11's
+// validation), or two simulations (two interference models, two policies). Per launch the turnaround error,
+// per run the makespan, STP and ANTT errors and how far apart the two block-time distributions are.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "core/store/store.h"
+
+namespace gpusched::store {
+
+struct LaunchComparison {
+  int index = 0;
+  TimeNs turnaround = 0;            // of the run compared
+  TimeNs reference_turnaround = 0;  // of the reference
+  double relative_error = 0;        // (turnaround - reference) / reference; 0 when both are 0
+};
+
+struct RunComparison {
+  std::vector<LaunchComparison> launches;
+  double mean_abs_turnaround_error = 0;  // mean over launches of |relative_error|
+  double max_abs_turnaround_error = 0;
+  double makespan_error = 0;  // (run - reference) / reference
+  double stp_error = 0;
+  double antt_error = 0;
+  // Block times (a block's pieces summed, flushed and killed pieces left out), when both runs kept their blocks:
+  // the two-sample Kolmogorov-Smirnov statistic (largest gap between the two empirical CDFs, 0..1) and the
+  // ratio of the medians (run / reference).
+  std::optional<double> block_time_ks;
+  std::optional<double> block_time_median_ratio;
+  std::size_t blocks = 0, reference_blocks = 0;
+};
+
+// Throws std::invalid_argument when the runs are of different workloads (content hashes differ).
+RunComparison compare_runs(const RunRecord& run, const RunRecord& reference);
+
+// The two-sample Kolmogorov-Smirnov statistic of two samples (sorted in place); 0 when either is empty.
+double ks_statistic(std::vector<double>& a, std::vector<double>& b);
+
+}  // namespace gpusched::store
