@@ -6,6 +6,8 @@
 #include <array>
 #include <map>
 
+#include "core/gpu_file.h"
+#include "core/workload_io.h"
 #include "sim/policy.h"
 #include "sim/registry.h"
 
@@ -15,7 +17,8 @@ namespace {
 // Records pieces with launch indices mapped back to workload order (a policy may resubmit launches).
 class ScheduleRecorder final : public EngineObserver {
  public:
-  ScheduleRecorder(Schedule& s, const std::vector<std::size_t>& to_workload) : schedule_(s), to_workload_(to_workload) {}
+  ScheduleRecorder(Schedule& s, const std::vector<std::size_t>& to_workload)
+      : schedule_(s), to_workload_(to_workload) {}
   void on_piece(const BlockPiece& p) override {
     schedule_.pieces.push_back(p);
     schedule_.pieces.back().launch = static_cast<std::int32_t>(to_workload_[static_cast<std::size_t>(p.launch)]);
@@ -33,7 +36,8 @@ class ScheduleRecorder final : public EngineObserver {
 // Forwards pieces to another observer with workload launch indices.
 class MappedObserver final : public EngineObserver {
  public:
-  MappedObserver(EngineObserver& inner, const std::vector<std::size_t>& to_workload) : inner_(inner), map_(to_workload) {}
+  MappedObserver(EngineObserver& inner, const std::vector<std::size_t>& to_workload)
+      : inner_(inner), map_(to_workload) {}
   void on_piece(const BlockPiece& p) override {
     BlockPiece q = p;
     q.launch = static_cast<std::int32_t>(map_[static_cast<std::size_t>(p.launch)]);
@@ -60,8 +64,8 @@ class BlockTimeSum final : public EngineObserver {
 std::unique_ptr<DurationModel> make_model(const std::string& name, const std::map<std::string, std::string>& params) {
   const auto* info = Registry<DurationModel>::instance().find(name);
   if (!info)
-    throw std::invalid_argument(fmt::format("unknown interference model '{}' (models: {})", name,
-                                            Registry<DurationModel>::instance().names()));
+    throw std::invalid_argument(
+        fmt::format("unknown interference model '{}' (models: {})", name, Registry<DurationModel>::instance().names()));
   return info->make(Params::resolve("interference model " + name, info->params, params));
 }
 
@@ -84,12 +88,24 @@ std::vector<std::string> all_policy_names() {
   return out;
 }
 
+LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override, Warnings* warnings,
+                                     const std::string& override_field, const std::string& how_to_choose) {
+  Workload w = read_workload(path, warnings);
+  const std::string name = gpu_override.empty() ? w.gpu : gpu_override;
+  if (name.empty())
+    throw std::invalid_argument(
+        fmt::format("{}: the workload names no GPU; {} ({})", path, how_to_choose, gpu_preset_names()));
+  GpuSpec gpu = resolve_gpu(name, warnings, {gpu_override.empty() ? path : "", 0, 0},
+                            gpu_override.empty() ? "gpu" : override_field);
+  return {std::move(w), std::move(gpu)};
+}
+
 void check_runnable(const Workload& w, const GpuSpec& gpu) {
   for (const auto& k : w.kernels) {
     const auto occ = compute_occupancy(gpu, k->shape());
     if (occ.blocks_per_sm == 0)
-      throw std::invalid_argument(fmt::format("{}: kernel '{}' cannot run on {}: {}", k->file.empty() ? w.file : k->file,
-                                              k->name, gpu.name, occ.reason));
+      throw std::invalid_argument(fmt::format("{}: kernel '{}' cannot run on {}: {}",
+                                              k->file.empty() ? w.file : k->file, k->name, gpu.name, occ.reason));
     if (!k->primary_records() || k->primary_records()->sorted_durations.empty())
       throw std::invalid_argument(fmt::format("{}: kernel '{}' has no block records", k->file, k->name));
   }
@@ -149,8 +165,8 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
   std::vector<AloneTime> alone;
   std::vector<TimeNs> alone_times;
   for (std::size_t i = 0; i < n; ++i) {
-    alone.push_back(alone_cache.get(*w.kernels[w.launches[i].kernel], i, gpu, o.seed, o.interference,
-                                    o.interference_params));
+    alone.push_back(
+        alone_cache.get(*w.kernels[w.launches[i].kernel], i, gpu, o.seed, o.interference, o.interference_params));
     alone_times.push_back(alone.back().time);
   }
   // Engine launch k is workload launch to_workload[k]: the identity unless the policy resubmits.

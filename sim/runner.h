@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "core/error.h"
 #include "core/gpu_spec.h"
 #include "core/run_result.h"
 #include "core/workload.h"
@@ -49,6 +50,17 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
 
 // The policies `--policy all` means: every registered policy, by name.
 std::vector<std::string> all_policy_names();
+
+// A workload file and the GPU it runs on: `gpu_override` (a preset name or GPU file) when given, else the one
+// the workload names (a path relative to the workload's folder). Readers' warnings go to `warnings`. Throws the
+// readers' InputError, or std::invalid_argument "PATH: the workload names no GPU; <how_to_choose> (presets)"
+// when neither names one; `override_field` names the override in a bad GPU's message.
+struct LoadedWorkload {
+  Workload workload;
+  GpuSpec gpu;
+};
+LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override, Warnings* warnings,
+                                     const std::string& override_field, const std::string& how_to_choose);
 
 // Checks before running that every kernel can run on the GPU and has block records; throws
 // std::invalid_argument naming the kernel's file.

@@ -1,9 +1,7 @@
 #include "gui/model/sim_job.h"
 
 #include "core/content_hash.h"
-#include "core/gpu_file.h"
 #include "core/store/store.h"
-#include "core/workload_io.h"
 #include "sim/run_identity.h"
 #include "sim/runner.h"
 
@@ -38,13 +36,9 @@ SimJobResult run_sim_job(const SimJobRequest& request, const std::function<bool(
   SimJobResult result;
   if (request.policies.empty()) throw std::invalid_argument("choose at least one policy");
   Warnings warnings;
-  const Workload w = read_workload(request.workload_file, &warnings);
-  const std::string gpu_name = request.gpu.empty() ? w.gpu : request.gpu;
-  if (gpu_name.empty())
-    throw std::invalid_argument(request.workload_file + ": the workload names no GPU; choose one (" +
-                                gpu_preset_names() + ")");
-  const GpuSpec gpu = resolve_gpu(gpu_name, &warnings, {request.gpu.empty() ? request.workload_file : "", 0, 0},
-                                  request.gpu.empty() ? "gpu" : "GPU");
+  const auto loaded = sim::load_workload_and_gpu(request.workload_file, request.gpu, &warnings, "GPU", "choose one");
+  const Workload& w = loaded.workload;
+  const GpuSpec& gpu = loaded.gpu;
   sim::check_runnable(w, gpu);
   auto db = store::Store::open(request.db_path);
   db.set_busy_timeout(request.busy_timeout_ms);

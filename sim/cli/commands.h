@@ -8,8 +8,9 @@
 
 #include "core/error.h"
 #include "core/gpu_spec.h"
-#include "core/workload.h"
 #include "core/time.h"
+#include "core/workload.h"
+#include "sim/runner.h"
 
 namespace gpusched::cli {
 
@@ -19,10 +20,10 @@ void add_validate_command(CLI::App& app);
 void add_gen_command(CLI::App& app);
 void add_gen_pairs_command(CLI::App& gen);
 void add_gen_kernelet_command(CLI::App& gen);
-void add_gen_chimera_command(CLI::App& gen);     // gen chimera-rt
-void add_gen_sharegpu_command(CLI::App& gen);    // gen sharegpu
-void add_chimera_commands(CLI::App& app);        // chimera-rt, chimera-pairs
-void add_sharegpu_command(CLI::App& app);        // sharegpu
+void add_gen_chimera_command(CLI::App& gen);   // gen chimera-rt
+void add_gen_sharegpu_command(CLI::App& gen);  // gen sharegpu
+void add_chimera_commands(CLI::App& app);      // chimera-rt, chimera-pairs
+void add_sharegpu_command(CLI::App& app);      // sharegpu
 void add_sim_command(CLI::App& app);
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
@@ -36,11 +37,8 @@ struct ExitCode {
   int code;
 };
 
-// Reads a workload and the GPU it runs on (`gpu_override`, else the workload's own); prints warnings.
-struct LoadedWorkload {
-  Workload workload;
-  GpuSpec gpu;
-};
+// Reads a workload and the GPU it runs on (`gpu_override` from --gpu, else the workload's own); prints warnings.
+using sim::LoadedWorkload;
 LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override);
 
 // "PARAM=VALUE" settings (--set) as a map; throws std::invalid_argument naming the bad one.

@@ -6,23 +6,15 @@
 #include <thread>
 #include <vector>
 
-#include "core/gpu_file.h"
-#include "core/workload_io.h"
 #include "sim/cli/commands.h"
 
 namespace gpusched::cli {
 
 LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override) {
   Warnings warnings;
-  Workload w = read_workload(path, &warnings);
-  const std::string name = gpu_override.empty() ? w.gpu : gpu_override;
-  if (name.empty())
-    throw std::invalid_argument(
-        fmt::format("{}: the workload names no GPU; give one with --gpu ({})", path, gpu_preset_names()));
-  GpuSpec gpu = resolve_gpu(name, &warnings, {gpu_override.empty() ? path : "", 0, 0},
-                            gpu_override.empty() ? "gpu" : "--gpu");
+  auto loaded = sim::load_workload_and_gpu(path, gpu_override, &warnings, "--gpu", "give one with --gpu");
   print_warnings(warnings);
-  return {std::move(w), std::move(gpu)};
+  return loaded;
 }
 
 void print_warnings(const Warnings& w) {
