@@ -176,9 +176,13 @@ void MainWindow::reload() {
     error(tr("Cannot read the store"), QString::fromStdString(e.what()));
     return;
   }
-  compare_->setRuns(browser_->filteredRuns());
+  // The browser's rebuild announced its group, which updated the comparison and the pickers.
   status_->setText(tr("%1: %2 runs").arg(store_path_).arg(browser_->runs().size()));
-  updateComparison();
+}
+
+void MainWindow::remember(std::int64_t id, std::shared_ptr<const TimelineModel> model) {
+  if (cache_.size() >= kCachedRuns) cache_.erase(cache_.begin());
+  cache_[id] = std::move(model);
 }
 
 std::shared_ptr<const TimelineModel> MainWindow::loadModel(std::int64_t id) {
@@ -186,8 +190,7 @@ std::shared_ptr<const TimelineModel> MainWindow::loadModel(std::int64_t id) {
   if (!store_) return nullptr;
   try {
     auto model = std::make_shared<const TimelineModel>(timeline_from_record(store_->load_run(id)));
-    if (cache_.size() >= kCachedRuns) cache_.erase(cache_.begin());
-    cache_[id] = model;
+    remember(id, model);
     return model;
   } catch (const std::exception& e) {
     error(tr("Cannot load run %1").arg(id), QString::fromStdString(e.what()));
@@ -232,8 +235,7 @@ void MainWindow::showRunAsync(std::int64_t id) {
             error(tr("Cannot load run %1").arg(id), failure);
             return;
           }
-          if (cache_.size() >= kCachedRuns) cache_.erase(cache_.begin());
-          cache_[id] = model;
+          remember(id, model);
           setTimeline(id, model, title);
         },
         Qt::QueuedConnection);
@@ -256,26 +258,20 @@ void MainWindow::setTimeline(std::int64_t id, std::shared_ptr<const TimelineMode
 }
 
 void MainWindow::updateComparison() {
-  compare_->setRuns(browser_->filteredRuns());
+  const auto runs = browser_->filteredRuns();
+  compare_->setRuns(runs);
   if (compare_all_->isChecked()) {
-    const auto runs = browser_->filteredRuns();
     comparison_->showDistributions(runs, tr("%1 runs passing the filters, per policy").arg(runs.size()));
     return;
   }
-  const auto group = browser_->currentGroup();
-  if (group.empty()) {
+  const ComparisonGroup* group = browser_->currentGroup();
+  if (!group) {
     comparison_->showGroup({}, tr("Select a workload's runs in the browser to compare its policies."));
     return;
   }
-  comparison_->showGroup(group, tr("Workload %1 on %2")
-                                    .arg(QString::fromStdString(group.front()->info.workload))
-                                    .arg(QString::fromStdString(ComparisonGroup{
-                                        group.front()->info.gpu,
-                                        group.front()->info.gpu_count,
-                                        group.front()->info.mode,
-                                        group.front()->info.interference,
-                                        group.front()->info.seed,
-                                        {}}.title())));
+  comparison_->showGroup(group->runs, tr("Workload %1 on %2")
+                                          .arg(QString::fromStdString(group->runs.front()->info.workload))
+                                          .arg(QString::fromStdString(group->title())));
 }
 
 void MainWindow::openDialog() {
@@ -303,13 +299,15 @@ void MainWindow::runDialog() {
   }
   auto* dialog = new RunDialog(store_path_, this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
-  connect(dialog, &RunDialog::jobFinished, this, [this, dialog](bool, const QString&) {
-    reload();
-    (void)dialog;
+  // Once the job ends (stored, failed or cancelled) the list is read again, once, and the first stored run shown.
+  auto first_stored = std::make_shared<qint64>(-1);
+  connect(dialog, &RunDialog::runsStored, this, [first_stored](const QList<qint64>& ids) {
+    if (!ids.isEmpty()) *first_stored = ids.front();
   });
-  connect(dialog, &RunDialog::runsStored, this, [this](const QList<qint64>& ids) {
+  connect(dialog, &RunDialog::jobFinished, this, [this, first_stored](bool, const QString&) {
     reload();
-    if (!ids.isEmpty()) browser_->selectRun(ids.front());
+    if (*first_stored >= 0) browser_->selectRun(*first_stored);
+    *first_stored = -1;
   });
   dialog->show();
 }

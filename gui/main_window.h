@@ -69,6 +69,7 @@ class MainWindow : public QMainWindow {
   void updateComparison();
   void error(const QString& title, const QString& message);
   std::shared_ptr<const TimelineModel> loadModel(std::int64_t id);
+  void remember(std::int64_t id, std::shared_ptr<const TimelineModel> model);  // in the cache of recent runs
 
   std::optional<store::Store> store_;
   QString store_path_, last_error_;

@@ -130,8 +130,10 @@ void RunBrowser::rebuild() {
     }
   }
   tree_->expandAll();
+  // The run that was current stays current, quietly (its timeline is already shown); the groups changed.
+  if (current >= 0) selectRun(current);
   tree_->blockSignals(false);
-  if (current < 0 || !selectRun(current)) Q_EMIT groupChanged();
+  Q_EMIT groupChanged();
 }
 
 bool RunBrowser::selectRun(std::int64_t id) {
@@ -152,11 +154,11 @@ QTreeWidgetItem* RunBrowser::groupItemOf(QTreeWidgetItem* item) const {
   return nullptr;
 }
 
-std::vector<const store::RunSummary*> RunBrowser::currentGroup() const {
+const ComparisonGroup* RunBrowser::currentGroup() const {
   const auto* item = groupItemOf(tree_->currentItem());
-  if (!item) return {};
+  if (!item) return nullptr;
   const QPoint at = item->data(0, GroupRole).toPoint();
-  return groups_.at(static_cast<std::size_t>(at.x())).groups.at(static_cast<std::size_t>(at.y())).runs;
+  return &groups_.at(static_cast<std::size_t>(at.x())).groups.at(static_cast<std::size_t>(at.y()));
 }
 
 std::vector<std::int64_t> RunBrowser::selectedRunIds() const {

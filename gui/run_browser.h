@@ -20,8 +20,8 @@ class RunBrowser : public QWidget {
   const std::vector<store::RunSummary>& runs() const { return runs_; }
   // The runs passing the filters, in id order.
   std::vector<const store::RunSummary*> filteredRuns() const;
-  // The comparison group of the current item (a group, or a run's group); empty when none.
-  std::vector<const store::RunSummary*> currentGroup() const;
+  // The comparison group of the current item (a group, or a run's group); nullptr when none.
+  const ComparisonGroup* currentGroup() const;
   // The runs selected (run items only), in selection order.
   std::vector<std::int64_t> selectedRunIds() const;
   RunBrowserFilter filter() const;
@@ -32,7 +32,7 @@ class RunBrowser : public QWidget {
 
  Q_SIGNALS:
   void runActivated(qint64 id);  // a run made current
-  void groupChanged();           // the current comparison group changed
+  void groupChanged();           // the current comparison group changed (and after every rebuild of the list)
   void selectionChanged();
 
  private:
