@@ -33,6 +33,7 @@ class Painter {
         geometry_(model, view.metrics, size.width() - right_margin, size.height(), view.scroll_y),
         time_(view.time) {
     time_.set_width(geometry_.plot_width());
+    ticks_ = time_ticks(time_);  // for the grid and the axis labels
     const auto n = model.launches().size();
     colours_.reserve(std::max<std::size_t>(n, 1));
     for (std::size_t i = 0; i < std::max<std::size_t>(n, 1); ++i) {
@@ -139,7 +140,7 @@ class Painter {
 
   void paint_grid() {
     p_.setPen(QPen(kGrid, 1, Qt::DotLine));
-    for (const auto& tick : time_ticks(time_)) {
+    for (const auto& tick : ticks_) {
       const int x = static_cast<int>(std::lround(time_.to_x(tick.time)));
       p_.drawLine(x, geometry_.content_top(), x, size_.height());
     }
@@ -206,7 +207,7 @@ class Painter {
     p_.setFont(f);
     p_.setPen(kText);
     const int left = geometry_.plot_left();
-    for (const auto& tick : time_ticks(time_)) {
+    for (const auto& tick : ticks_) {
       const int x = left + static_cast<int>(std::lround(time_.to_x(tick.time)));
       p_.drawLine(x, m.axis_height - 5, x, m.axis_height - 1);
       p_.drawText(QRect(x + 3, 0, 120, m.axis_height - 3), Qt::AlignLeft | Qt::AlignBottom,
@@ -264,6 +265,7 @@ class Painter {
   const TimelineView& view_;
   TimelineGeometry geometry_;
   TimeMapping time_;
+  std::vector<TimeTick> ticks_;
   std::vector<QColor> colours_;
   std::vector<BarSpan> spans_;
   std::vector<BarMark> marks_;
