@@ -1,7 +1,9 @@
 // gpusched-live: the suite of real CUDA kernels on a real GPU. Commands: devices (the GPUs and their specs
 // against the presets), check (every kernel against its CPU reference), occupancy-check (the project's
 // occupancy calculator against cudaOccupancyMaxActiveBlocksPerMultiprocessor), record (a kernel alone at one
-// or more residencies, every block stamped, written as a kernel profile). docs/live.md.
+// or more residencies, every block stamped, written as a kernel profile), validate (a workload's predictions
+// executed on the GPU and compared), preempt (drain/flush/switch latency), overhead (the executor's cost).
+// docs/live.md, docs/validation.md.
 // Exit codes: 0 success, 1 a CUDA or GPU failure (no GPU, an error, a time-out), 2 bad input, 3 a check failed.
 #include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
@@ -19,45 +21,17 @@
 #include "core/occupancy.h"
 #include "core/profile_io.h"
 #include "core/store/store.h"
+#include "live/commands.h"
 #include "live/cuda_check.h"
 #include "live/device_spec.h"
+#include "live/executor_check.h"
 #include "live/suite/suite.h"
+#include "live/suite_binding.h"
 
 namespace gpusched::live {
 namespace {
 
 constexpr int kExitCheckFailed = 3;
-
-SuiteKernel& find_kernel(std::vector<std::unique_ptr<SuiteKernel>>& suite, const std::string& name) {
-  std::string names;
-  for (auto& k : suite) {
-    if (k->name() == name) return *k;
-    names += (names.empty() ? "" : ", ") + k->name();
-  }
-  throw std::invalid_argument(fmt::format("--kernel: unknown kernel '{}' (kernels: {})", name, names));
-}
-
-// Waits for the stream; after `timeout_s` the process ends with a message and exit code 1 (the kernel
-// cannot be stopped; the driver tears the context down).
-void wait_for(cudaStream_t stream, double timeout_s, const std::string& what) {
-  const auto t0 = std::chrono::steady_clock::now();
-  for (;;) {
-    const cudaError_t e = cudaStreamQuery(stream);
-    if (e == cudaSuccess) return;
-    if (e != cudaErrorNotReady) cuda_fail(e, "cudaStreamQuery", __FILE__, __LINE__);
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s) {
-      // The kernel still runs and cannot be stopped: leave at once. Unwinding would run destructors that
-      // free device memory (cudaFree waits for the device), and the CUDA runtime's exit-time teardown would
-      // wait too; the driver ends the context with the process. Nothing was written: files appear only when
-      // a profile is complete.
-      std::fprintf(stderr, "gpusched-live: error: %s did not finish within %g s (time limit: --timeout)\n", what.c_str(),
-                   timeout_s);
-      std::fflush(stderr);
-      std::_Exit(1);
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-}
 
 void devices_command() {
   for (const auto& d : list_devices()) {
@@ -79,14 +53,30 @@ void devices_command() {
   }
 }
 
-int check_command() {
-  (void)list_devices();
+int check_command(double timeout_s) {
+  const auto devices = list_devices();
+  const int sms = devices.front().spec.sm_count;
   auto suite = make_suite();
   int failed = 0;
   for (auto& k : suite) {
     const std::string problem = k->check();
     fmt::print("{:<12} {}\n", k->name(), problem.empty() ? "ok (matches the CPU reference)" : problem);
     failed += !problem.empty();
+  }
+  // The same outputs from the executor's persistent workers, and with every block stopped and run again.
+  for (auto& k : suite) {
+    std::vector<EntryKind> kinds{EntryKind::Run};
+    if (k->switch_values_per_thread() >= 0) kinds = {EntryKind::Run, EntryKind::Flush, EntryKind::Switch};
+    for (const EntryKind kind : kinds) {
+      const auto c = check_under_executor(*k, sms, kind, timeout_s);
+      const char* how = kind == EntryKind::Run ? "executor" : kind == EntryKind::Flush ? "flushed" : "switched";
+      if (!c.problem.empty()) {
+        fmt::print("{:<12} {}: {}\n", k->name(), how, c.problem);
+        ++failed;
+      } else {
+        fmt::print("{:<12} {}: ok ({} pieces stopped, {} resumed)\n", k->name(), how, c.stopped, c.resumed);
+      }
+    }
   }
   return failed ? kExitCheckFailed : 0;
 }
@@ -155,8 +145,8 @@ double median(std::vector<double> v) {
 int record_command(const RecordArgs& a) {
   const auto devices = list_devices();
   const auto& dev = devices.front();
-  auto suite = make_suite();
-  SuiteKernel& k = find_kernel(suite, a.kernel);
+  auto kernel = make_suite_kernel(a.kernel);
+  SuiteKernel& k = *kernel;
   if (a.stamping != "last-warp" && a.stamping != "barrier" && a.stamping != "per-warp")
     throw std::invalid_argument("--stamping expects barrier, last-warp or per-warp, found \"" + a.stamping + "\"");
   const Stamping stamping = a.stamping == "barrier"     ? Stamping::Barrier
@@ -289,8 +279,11 @@ int main(int argc, char** argv) {
   int result = 0;
   app.add_subcommand("devices", "The GPUs present, their specs, and how they differ from the presets")
       ->callback([&] { devices_command(); });
-  app.add_subcommand("check", "Run every suite kernel at a small size against its CPU reference")
-      ->callback([&] { result = check_command(); });
+  double check_timeout = 60;
+  auto* check = app.add_subcommand(
+      "check", "Run every suite kernel at a small size against its CPU reference, plainly and under the executor");
+  check->add_option("--timeout", check_timeout, "Watchdog per kernel, in seconds");
+  check->callback([&] { result = check_command(check_timeout); });
   app.add_subcommand("occupancy-check",
                      "Compare gpusched's occupancy calculator with cudaOccupancyMaxActiveBlocksPerMultiprocessor")
       ->callback([&] { result = occupancy_command(); });
@@ -310,6 +303,9 @@ int main(int argc, char** argv) {
   rec->add_option("--inject-fault", ra->inject_fault,
                   "Test the error paths: replace the second recording by a kernel that hangs or faults (hang, error)");
   rec->callback([&] { result = record_command(*ra); });
+  add_validate_command(app, result);
+  add_preempt_command(app, result);
+  add_overhead_command(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

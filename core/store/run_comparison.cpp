@@ -6,6 +6,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "core/duration_format.h"
+
 namespace gpusched::store {
 
 namespace {
@@ -82,6 +86,33 @@ RunComparison compare_runs(const RunRecord& run, const RunRecord& reference) {
     c.block_time_median_ratio = ref_median > 0 ? median_of_sorted(a) / ref_median : 0.0;
   }
   return c;
+}
+
+namespace {
+std::string percent(double x) { return std::isfinite(x) ? fmt::format("{:+.2f}%", 100 * x) : "inf"; }
+std::string magnitude(double x) { return std::isfinite(x) ? fmt::format("{:.2f}%", 100 * x) : "inf"; }
+}  // namespace
+
+std::string format_comparison(const RunRecord& a, const RunRecord& b, const RunComparison& c, bool per_launch) {
+  std::string out;
+  if (per_launch) {
+    out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}\n", "launch", "id", "turnaround", "reference", "error");
+    for (const auto& l : c.launches)
+      out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}\n", l.index, a.launches[static_cast<std::size_t>(l.index)].id,
+                         format_duration(l.turnaround), format_duration(l.reference_turnaround),
+                         percent(l.relative_error));
+  }
+  out += fmt::format("turnaround error: mean |e| {}, max |e| {}\n", magnitude(c.mean_abs_turnaround_error),
+                     magnitude(c.max_abs_turnaround_error));
+  out += fmt::format("makespan {} ({} against {}), STP {}, ANTT {}\n", percent(c.makespan_error),
+                     format_duration(a.metrics.makespan), format_duration(b.metrics.makespan), percent(c.stp_error),
+                     percent(c.antt_error));
+  if (c.block_time_ks)
+    out += fmt::format("block times: KS statistic {:.3f}, median ratio {:.3f} ({} and {} blocks)\n", *c.block_time_ks,
+                       *c.block_time_median_ratio, c.blocks, c.reference_blocks);
+  else
+    out += "block times: not compared (a run was stored without its blocks)\n";
+  return out;
 }
 
 }  // namespace gpusched::store

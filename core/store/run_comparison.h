@@ -3,6 +3,7 @@
 // per run the makespan, STP and ANTT errors and how far apart the two block-time distributions are.
 #pragma once
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/store/store.h"
@@ -33,6 +34,11 @@ struct RunComparison {
 
 // Throws std::invalid_argument when the runs are of different workloads (content hashes differ).
 RunComparison compare_runs(const RunRecord& run, const RunRecord& reference);
+
+// The comparison as the `compare` and `validate` commands print it: a table of launches (with `per_launch`),
+// then the run's errors.
+std::string format_comparison(const RunRecord& run, const RunRecord& reference, const RunComparison& c,
+                              bool per_launch = true);
 
 // The two-sample Kolmogorov-Smirnov statistic of two samples (sorted in place); 0 when either is empty.
 double ks_statistic(std::vector<double>& a, std::vector<double>& b);

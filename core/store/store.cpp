@@ -287,7 +287,8 @@ std::optional<std::int64_t> Store::find_run(const std::string& key) const {
   return std::nullopt;
 }
 
-std::int64_t Store::write_run(const RunRecord& run, bool* inserted, const std::function<void(std::int64_t)>& progress) {
+std::int64_t Store::write_run(const RunRecord& run, bool* inserted, const std::function<void(std::int64_t)>& progress,
+                             std::int64_t predicted_run) {
   if (run.info.key.empty()) throw std::invalid_argument("write_run: the run has no key");
   if (run.info.mode != "sim" && run.info.mode != "live")
     throw std::invalid_argument(fmt::format("write_run: mode must be sim or live, found '{}'", run.info.mode));
@@ -360,6 +361,11 @@ std::int64_t Store::write_run(const RunRecord& run, bool* inserted, const std::f
       ph.bind(7, p.end);
       ph.run();
     }
+  }
+  if (predicted_run != 0) {
+    if (!run_summary(predicted_run))
+      throw std::invalid_argument(fmt::format("write_run: predicted run {} is not in {}", predicted_run, path()));
+    link_validation(id, predicted_run);
   }
   t.commit();
   if (inserted) *inserted = true;

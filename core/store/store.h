@@ -133,8 +133,9 @@ class Store {
   // Writes a run in one transaction and returns its id; a run whose key is already stored is not written
   // again and its existing id is returned with `*inserted = false`. `progress(rows)` is called every few
   // thousand block rows (tests use it to kill a writer mid-transaction).
+  // With `predicted_run` (a live run's prediction), the validation link is written in the same transaction.
   std::int64_t write_run(const RunRecord& run, bool* inserted = nullptr,
-                         const std::function<void(std::int64_t)>& progress = {});
+                         const std::function<void(std::int64_t)>& progress = {}, std::int64_t predicted_run = 0);
   // Links a live run to the run that predicted it.
   void link_validation(std::int64_t live_run, std::int64_t predicted_run);
 

@@ -39,11 +39,15 @@ struct BlackScholesBody {
     float* call = nullptr;
     float* put = nullptr;
   };
-  static __device__ void block(const Args& g, const BlockContext& ctx) {
+  // Safe point before each round of options; a switched-out block needs only the round it stopped at.
+  static constexpr int kSwitchValues = 0;
+  template <class Ctx>
+  static __device__ void block(const Args& g, const Ctx& ctx) {
     // Consecutive threads take consecutive options in each round (coalesced loads and stores).
     const std::size_t base = static_cast<std::size_t>(ctx.block) * blockDim.x * kPerThread + threadIdx.x;
 #pragma unroll 1
-    for (int r = 0; r < kPerThread; ++r) {
+    for (int r = ctx.resume_step(); r < kPerThread; ++r) {
+      if (ctx.should_stop(r)) return;  // safe point: rounds before r are written, inputs never are
       const std::size_t i = base + static_cast<std::size_t>(r) * blockDim.x;
       price(5.0f + 25.0f * g.s[i], 1.0f + 99.0f * g.x[i], 0.25f + 9.75f * g.t[i], 0.02f, 0.30f, g.call[i], g.put[i]);
     }
@@ -74,10 +78,7 @@ class BlackScholes final : public SuiteKernelBase<BlackScholesBody> {
   }
   std::int64_t footprint_bytes() const override { return static_cast<std::int64_t>(s_.count) * 20; }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(s_.count) * 8; }
-  std::string check() override {
-    setup("small", 7);
-    launch(shape("small"), 0, nullptr, nullptr);
-    GPUSCHED_CUDA(cudaDeviceSynchronize());
+  std::string verify() override {
     const std::size_t n = s_.count;
     std::vector<float> s(n), x(n), t(n), call(n), put(n);
     GPUSCHED_CUDA(cudaMemcpy(s.data(), s_.ptr, n * 4, cudaMemcpyDeviceToHost));

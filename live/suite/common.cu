@@ -94,3 +94,7 @@ std::uint64_t measure_globaltimer_resolution() {
 }
 
 }  // namespace gpusched::live
+
+namespace gpusched::live {
+void synchronize() { GPUSCHED_CUDA(cudaDeviceSynchronize()); }
+}  // namespace gpusched::live

@@ -5,21 +5,11 @@
 #include <cuda_runtime.h>
 
 #include "live/cuda_check.h"
+#include "live/executor/exec_device.cuh"
+#include "live/suite/device_clock.cuh"
 #include "live/suite/suite.h"
 
 namespace gpusched::live {
-
-__device__ __forceinline__ std::uint64_t globaltimer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ std::uint32_t sm_id() {
-  std::uint32_t s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
 
 // Per-block context handed to a body: its logical block index and, when instrumented, where to note the
 // moment the block stops being idempotent.
@@ -29,6 +19,11 @@ struct BlockContext {
   __device__ void mark_not_idempotent() const {
     if (point && threadIdx.x == 0 && *point == 0) *point = globaltimer_ns();
   }
+  // Outside the executor a block is never stopped (ExecContext): constants, so these builds are unchanged.
+  __device__ static constexpr int resume_step() { return 0; }
+  __device__ static constexpr float restore(int, float fresh) { return fresh; }
+  __device__ static constexpr bool should_stop(int) { return false; }
+  __device__ static constexpr void save(int, float) {}
 };
 
 template <class Body>
@@ -124,6 +119,7 @@ void allow_dynamic_smem_of(Kernel kernel, int bytes) {
 template <class Body>
 class SuiteKernelBase : public SuiteKernel {
  public:
+  int switch_values_per_thread() const override { return Body::kSwitchValues; }
   void launch(const LaunchShape& s, int offset, DeviceBlockRecord* records, void* stream) override {
     auto st = static_cast<cudaStream_t>(stream);
     if (records && stamping_ == Stamping::PerWarp)
@@ -135,6 +131,21 @@ class SuiteKernelBase : public SuiteKernel {
     else
       plain_kernel<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset);
     GPUSCHED_CUDA(cudaGetLastError());
+  }
+  void execute(const ExecQueues& q, int workers, int dynamic_smem, void* stream) override {
+    executor_kernel<Body><<<workers, q.threads, dynamic_smem, static_cast<cudaStream_t>(stream)>>>(args_, q);
+    GPUSCHED_CUDA(cudaGetLastError());
+  }
+  KernelAttributes executor_attributes() const override {
+    cudaFuncAttributes a{};
+    GPUSCHED_CUDA(cudaFuncGetAttributes(&a, executor_kernel<Body>));
+    return {a.numRegs, static_cast<int>(a.sharedSizeBytes), a.maxThreadsPerBlock, static_cast<int>(a.localSizeBytes)};
+  }
+  int executor_occupancy(int threads, int dynamic_smem) const override {
+    int n = 0;
+    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, executor_kernel<Body>, threads,
+                                                                static_cast<size_t>(dynamic_smem)));
+    return n;
   }
   KernelAttributes attributes() const override {
     cudaFuncAttributes a{};
@@ -155,6 +166,7 @@ class SuiteKernelBase : public SuiteKernel {
     allow_dynamic_smem_of(instrumented_kernel_last_warp<Body>, bytes);
     allow_dynamic_smem_of(instrumented_kernel_per_warp<Body>, bytes);
     allow_dynamic_smem_of(plain_kernel<Body>, bytes);
+    allow_dynamic_smem_of(executor_kernel<Body>, bytes);
   }
 
  protected:

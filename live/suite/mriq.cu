@@ -17,12 +17,20 @@ struct MriqBody {
     const float* kspace = nullptr;  // kx, ky, kz, phi per sample
     float* q = nullptr;             // re, im per voxel
   };
-  static __device__ void block(const Args& g, const BlockContext& ctx) {
+  // Safe point before each chunk of samples; a switched-out block saves its two partial sums.
+  static constexpr int kSwitchValues = 2;
+  template <class Ctx>
+  static __device__ void block(const Args& g, const Ctx& ctx) {
     __shared__ float4 ks[kThreads];
     const std::size_t v = static_cast<std::size_t>(ctx.block) * blockDim.x + threadIdx.x;
     const float x = g.voxels[3 * v], y = g.voxels[3 * v + 1], z = g.voxels[3 * v + 2];
-    float re = 0.0f, im = 0.0f;
-    for (int c = 0; c < kSamples; c += kThreads) {
+    float re = ctx.restore(0, 0.0f), im = ctx.restore(1, 0.0f);
+    for (int c = ctx.resume_step() * kThreads; c < kSamples; c += kThreads) {
+      if (ctx.should_stop(c / kThreads)) {  // safe point: q not written yet; the two sums are the loop's state
+        ctx.save(0, re);
+        ctx.save(1, im);
+        return;
+      }
       const int k = c + static_cast<int>(threadIdx.x);
       ks[threadIdx.x] = make_float4(g.kspace[4 * k], g.kspace[4 * k + 1], g.kspace[4 * k + 2], g.kspace[4 * k + 3]);
       __syncthreads();
@@ -64,10 +72,7 @@ class Mriq final : public SuiteKernelBase<MriqBody> {
   }
   std::int64_t footprint_bytes() const override { return static_cast<std::int64_t>(voxels_.count + kspace_.count + q_.count) * 4; }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(q_.count) * 4; }
-  std::string check() override {
-    setup("small", 7);
-    launch(shape("small"), 0, nullptr, nullptr);
-    GPUSCHED_CUDA(cudaDeviceSynchronize());
+  std::string verify() override {
     std::vector<float> vox(voxels_.count), ks(kspace_.count), q(q_.count);
     GPUSCHED_CUDA(cudaMemcpy(vox.data(), voxels_.ptr, vox.size() * 4, cudaMemcpyDeviceToHost));
     GPUSCHED_CUDA(cudaMemcpy(ks.data(), kspace_.ptr, ks.size() * 4, cudaMemcpyDeviceToHost));

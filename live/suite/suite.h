@@ -11,7 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "live/executor/exec_types.h"
+
 namespace gpusched::live {
+
+// Waits for the whole device (cudaDeviceSynchronize), throwing on an error.
+void synchronize();
 
 // One block's record: written by thread 0 of the block.
 struct DeviceBlockRecord {
@@ -66,7 +71,23 @@ class SuiteKernel {
   // last-warp variant measured no cheaper, docs/live.md).
   void set_stamping(Stamping s) { stamping_ = s; }
   // Runs the small size and compares with the CPU reference; returns "" or what differs.
-  virtual std::string check() = 0;
+  std::string check() {
+    setup("small", 7);
+    launch(shape("small"), 0, nullptr, nullptr);
+    synchronize();
+    return verify();
+  }
+  // Compares the outputs of the small size (set up with seed 7 and run) with the CPU reference.
+  virtual std::string verify() = 0;
+  // Runs `workers` persistent worker blocks of the executor (live/executor) on `stream`: each takes the entries
+  // of its own SM's queue in `q`.
+  virtual void execute(const ExecQueues& q, int workers, int dynamic_smem, void* stream) = 0;
+  virtual KernelAttributes executor_attributes() const = 0;
+  // Blocks per SM of the executor's worker kernel (its registers may differ from the plain kernel's).
+  virtual int executor_occupancy(int threads, int dynamic_smem) const = 0;
+  // How a block can be stopped under the executor: -1, it has no safe point (it can only be drained); otherwise
+  // it can be flushed and switched out at safe points, saving this many floats per thread.
+  virtual int switch_values_per_thread() const = 0;
   virtual KernelAttributes attributes() const = 0;
   // Blocks per SM the hardware allows at this block size and dynamic shared memory
   // (cudaOccupancyMaxActiveBlocksPerMultiprocessor).

@@ -39,33 +39,13 @@ struct FilterArgs {
   }
 };
 
-std::string percent(double x) {
-  return std::isfinite(x) ? fmt::format("{:+.2f}%", 100 * x) : "inf";
-}
-std::string magnitude(double x) {
-  return std::isfinite(x) ? fmt::format("{:.2f}%", 100 * x) : "inf";
-}
-
 void compare(const std::string& db, std::int64_t run, std::int64_t reference) {
   const auto store = store::Store::open(db, store::Store::Mode::ReadOnly);
   const auto a = store.load_run(run), b = store.load_run(reference);
   const auto c = store::compare_runs(a, b);
   fmt::print("run {} ({} {}, {}) against run {} ({} {}, {}), workload {}\n", run, a.info.mode, a.info.policy,
              a.info.interference, reference, b.info.mode, b.info.policy, b.info.interference, a.info.workload);
-  fmt::print("{:<6} {:<16} {:>14} {:>14} {:>9}\n", "launch", "id", "turnaround", "reference", "error");
-  for (const auto& l : c.launches)
-    fmt::print("{:<6} {:<16} {:>14} {:>14} {:>9}\n", l.index, a.launches[static_cast<std::size_t>(l.index)].id,
-               format_duration(l.turnaround), format_duration(l.reference_turnaround), percent(l.relative_error));
-  fmt::print("turnaround error: mean |e| {}, max |e| {}\n", magnitude(c.mean_abs_turnaround_error),
-             magnitude(c.max_abs_turnaround_error));
-  fmt::print("makespan {} ({} against {}), STP {}, ANTT {}\n", percent(c.makespan_error),
-             format_duration(a.metrics.makespan), format_duration(b.metrics.makespan), percent(c.stp_error),
-             percent(c.antt_error));
-  if (c.block_time_ks)
-    fmt::print("block times: KS statistic {:.3f}, median ratio {:.3f} ({} and {} blocks)\n", *c.block_time_ks,
-               *c.block_time_median_ratio, c.blocks, c.reference_blocks);
-  else
-    fmt::print("block times: not compared (a run was stored without its blocks)\n");
+  fmt::print("{}", store::format_comparison(a, b, c));
 }
 
 std::string stat_cell(const store::Stats& s) {

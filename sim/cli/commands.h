@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/duration_format.h"
 #include "core/error.h"
 #include "core/gpu_spec.h"
 #include "core/time.h"
@@ -49,7 +50,5 @@ void parallel_for(std::size_t jobs, int threads, const std::function<void(std::s
 
 // Prints collected reader warnings to stderr.
 void print_warnings(const Warnings& w);
-// "1.234 ms" style durations for tables.
-std::string format_duration(TimeNs ns);
 
 }  // namespace gpusched::cli

@@ -21,14 +21,6 @@ void print_warnings(const Warnings& w) {
   for (const auto& line : w) std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-std::string format_duration(TimeNs ns) {
-  const double v = static_cast<double>(ns);
-  if (ns >= kNsPerS) return fmt::format("{:.3f} s", v / 1e9);
-  if (ns >= kNsPerMs) return fmt::format("{:.3f} ms", v / 1e6);
-  if (ns >= kNsPerUs) return fmt::format("{:.3f} us", v / 1e3);
-  return fmt::format("{} ns", ns);
-}
-
 std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
   std::map<std::string, std::string> out;
   for (const auto& s : sets) {

@@ -1,0 +1,108 @@
+// gpusched-live overhead: one kernel alone under the executor against its plain launch (docs/performance.md).
+// Each repeat times a batch of back-to-back launches (about 2 ms worth, as the recording's cost measurement):
+// plain launches, or executor grids each with its own fresh queues (so no reset sits between them).
+#include <CLI/CLI.hpp>
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "live/commands.h"
+#include "live/cuda_check.h"
+#include "live/device_spec.h"
+#include "live/executor/executor.h"
+#include "live/suite_binding.h"
+
+namespace gpusched::live {
+namespace {
+
+struct OverheadArgs {
+  std::vector<std::string> kernels{"all"};
+  std::string size = "s1";
+  int repeats = 11;
+  double timeout_s = 60;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+int overhead_command(const OverheadArgs& a) {
+  const auto devices = list_devices();
+  const int sms = devices.front().spec.sm_count;
+  std::vector<std::string> names;
+  for (const auto& k : a.kernels)
+    if (k == "all")
+      for (const auto& s : make_suite()) names.push_back(s->name());
+    else
+      names.push_back(k);
+  cudaStream_t stream;
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaEvent_t e0, e1;
+  GPUSCHED_CUDA(cudaEventCreate(&e0));
+  GPUSCHED_CUDA(cudaEventCreate(&e1));
+  fmt::print("{:<13} {:>7} {:>9} {:>9} {:>11} {:>11} {:>9} {:>6}\n", "kernel", "blocks", "plain/SM", "exec/SM",
+             "plain", "executor", "overhead", "batch");
+  double worst = 0;
+  for (const auto& name : names) {
+    auto k = make_suite_kernel(name);
+    k->setup(a.size, 1);
+    const LaunchShape shape = k->shape(a.size);
+    const int plain_res = k->occupancy(shape.threads, 0), exec_res = k->executor_occupancy(shape.threads, 0);
+    const auto queues = alone_queues(shape.blocks, sms, exec_res);
+    auto time_batch = [&](bool executor, int n, std::vector<std::unique_ptr<DeviceQueues>>* fresh) {
+      GPUSCHED_CUDA(cudaEventRecord(e0, stream));
+      for (int j = 0; j < n; ++j) {
+        if (executor) k->execute((*fresh)[static_cast<std::size_t>(j)]->view(), exec_res * sms, 0, stream);
+        else k->launch(shape, 0, nullptr, stream);
+      }
+      GPUSCHED_CUDA(cudaEventRecord(e1, stream));
+      wait_for(stream, a.timeout_s, k->name());
+      float ms = 0;
+      GPUSCHED_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+      return static_cast<double>(ms) / n;
+    };
+    const double one = time_batch(false, 1, nullptr);
+    const int batch = std::clamp(static_cast<int>(2.0 / std::max(one, 1e-3)), 1, 50);
+    std::vector<double> plain, exec;
+    for (int i = 0; i < a.repeats; ++i) {
+      std::vector<std::unique_ptr<DeviceQueues>> fresh;  // allocated outside the timed batch
+      for (int j = 0; j < batch; ++j)
+        fresh.push_back(std::make_unique<DeviceQueues>(queues, shape.blocks, shape.threads, k->switch_values_per_thread()));
+      GPUSCHED_CUDA(cudaDeviceSynchronize());
+      for (bool executor : {i % 2 == 1, i % 2 == 0}) (executor ? exec : plain).push_back(time_batch(executor, batch, &fresh));
+      // Every block ran: each SM's queue was emptied by the workers (a grid whose workers missed an SM would not).
+      for (const auto& q : fresh) {
+        const auto records = q->records();
+        for (const auto& r : records)
+          if (r.outcome != static_cast<std::uint32_t>(ExecOutcome::Completed))
+            throw LiveError(fmt::format("{}: an executor grid left blocks unrun (the workers missed an SM)", name));
+      }
+    }
+    const double overhead = median(exec) / median(plain) - 1.0;
+    worst = std::max(worst, overhead);
+    fmt::print("{:<13} {:>7} {:>9} {:>9} {:>9.4f}ms {:>9.4f}ms {:>+8.2f}% {:>6}\n", name, shape.blocks, plain_res, exec_res,
+               median(plain), median(exec), 100 * overhead, batch);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaStreamDestroy(stream);
+  fmt::print("size {}, median of {} batches each; largest overhead {:+.2f}%\n", a.size, a.repeats, 100 * worst);
+  return 0;
+}
+
+}  // namespace
+
+void add_overhead_command(CLI::App& app, int& result) {
+  auto a = std::make_shared<OverheadArgs>();
+  auto* cmd = app.add_subcommand("overhead", "Time each kernel alone under the executor against its plain launch");
+  cmd->add_option("--kernel,-k", a->kernels, "Suite kernels, or 'all'")->expected(1, -1);
+  cmd->add_option("--size", a->size, "Problem size (s1, s2)");
+  cmd->add_option("--repeats", a->repeats, "Batches timed of each (median)");
+  cmd->add_option("--timeout", a->timeout_s, "Watchdog per batch, in seconds");
+  cmd->callback([a, &result] { result = overhead_command(*a); });
+}
+
+}  // namespace gpusched::live

@@ -1,0 +1,190 @@
+// gpusched-live validate: predict a workload under each policy and interference model, carry the prediction out
+// on the GPU with the executor, store both (the live run linked to its prediction) and report how far apart they
+// are (docs/validation.md).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <memory>
+#include <sstream>
+
+#include "core/content_hash.h"
+#include "core/duration_format.h"
+#include "core/store/run_comparison.h"
+#include "core/store/store.h"
+#include "live/commands.h"
+#include "live/device_spec.h"
+#include "live/executor/executor.h"
+#include "live/executor/measured_run.h"
+#include "live/executor/plan.h"
+#include "live/suite_binding.h"
+#include "sim/duration_model.h"
+#include "sim/registry.h"
+#include "sim/run_identity.h"
+#include "sim/runner.h"
+
+namespace gpusched::live {
+namespace {
+
+struct ValidateArgs {
+  std::string workload, gpu, db, policies = "all";
+  std::vector<std::string> models{"none"};
+  std::uint64_t seed = 1;
+  double timeout_s = 60;
+  int alone_repeats = 11;
+  bool per_launch = false, any_gpu = false;
+};
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::vector<std::string> model_names(const std::vector<std::string>& asked) {
+  std::vector<std::string> out;
+  for (const auto& m : asked) {
+    if (m == "all") {
+      for (const auto* info : sim::Registry<sim::DurationModel>::instance().all()) out.push_back(info->name);
+    } else {
+      out.push_back(m);
+    }
+  }
+  return out;
+}
+
+std::string pct(double x) { return std::isfinite(x) ? fmt::format("{:+.1f}%", 100 * x) : "inf"; }
+
+int validate_command(const ValidateArgs& a) {
+  Warnings warnings;
+  auto loaded = sim::load_workload_and_gpu(a.workload, a.gpu, &warnings, "--gpu", "name one with --gpu");
+  for (const auto& w : warnings) fmt::print(stderr, "{}\n", w);
+  const Workload& w = loaded.workload;
+  const GpuSpec& gpu = loaded.gpu;
+  if (w.gpu_count != 1)
+    throw std::invalid_argument(fmt::format("{}: the workload runs on {} GPUs; the executor drives one", a.workload,
+                                            w.gpu_count));
+  sim::check_runnable(w, gpu);
+  const auto policies = a.policies == "all" ? sim::all_policy_names() : split_list(a.policies);
+  const auto models = model_names(a.models);
+  // Bad names fail before the GPU is touched.
+  for (const auto& p : policies)
+    if (!sim::Registry<sim::Policy>::instance().find(p))
+      throw std::invalid_argument(fmt::format("--policy: unknown policy '{}' (policies: {})", p,
+                                              sim::Registry<sim::Policy>::instance().names()));
+  for (const auto& m : models)
+    if (!sim::Registry<sim::DurationModel>::instance().find(m))
+      throw std::invalid_argument(fmt::format("--interference: unknown model '{}' (models: {})", m,
+                                              sim::Registry<sim::DurationModel>::instance().names()));
+  auto db = store::Store::open(a.db);
+
+  const auto devices = list_devices();
+  const auto& dev = devices.front();
+  if (dev.spec.sm_count != gpu.sm_count || (!a.any_gpu && (!dev.preset || dev.preset->name != gpu.name)))
+    throw std::invalid_argument(fmt::format(
+        "the workload is for {} ({} SMs), but the GPU is {} ({} SMs, preset {}); record the workload's kernels on "
+        "this GPU (gpusched-live record) or pass --any-gpu when the SM counts agree",
+        gpu.name, gpu.sm_count, dev.name, dev.spec.sm_count, dev.preset ? dev.preset->name : "none"));
+
+  auto suite = bind_suite(w, a.seed);
+  // Each kernel's time alone on this GPU: the live runs' STP and ANTT are computed from these.
+  std::vector<TimeNs> alone_of_kernel;
+  for (std::size_t k = 0; k < w.kernels.size(); ++k) {
+    auto& sk = *suite.kernels[k];
+    alone_of_kernel.push_back(time_alone(sk, sk.shape(suite.sizes[k]), a.alone_repeats, a.timeout_s));
+    fmt::print("alone: {:<16} {} (median of {} launches)\n", w.kernels[k]->name, format_duration(alone_of_kernel.back()),
+               a.alone_repeats);
+  }
+  std::vector<TimeNs> alone(w.launches.size());
+  std::vector<ExecLaunch> exec(w.launches.size());
+  for (std::size_t i = 0; i < w.launches.size(); ++i) {
+    const auto& l = w.launches[i];
+    alone[i] = alone_of_kernel[l.kernel];
+    exec[i].kernel = suite.kernels[l.kernel].get();
+    exec[i].threads = w.kernels[l.kernel]->threads_per_block();
+    exec[i].blocks = w.kernels[l.kernel]->block_count();
+    exec[i].arrival = l.arrival;
+    exec[i].predecessors = w.dag.predecessors(i);
+    exec[i].id = l.id;
+  }
+
+  const std::string workload_hash = workload_content_hash(w);
+  sim::AloneTimeCache alone_cache;
+  ExecutorOptions eo;
+  eo.timeout_s = a.timeout_s;
+  fmt::print("\n{:<16} {:<14} {:>5} {:>5} {:>11} {:>11} {:>9} {:>8} {:>8} {:>9} {:>7} {:>6}\n", "policy",
+             "interference", "pred", "live", "makespan", "measured", "mk err", "STP err", "ANTT err", "|turn err|",
+             "blk KS", "grids");
+  for (const auto& model : models) {
+    for (const auto& policy : policies) {
+      sim::RunOptions o;
+      o.policy = policy;
+      o.interference = model;
+      o.seed = a.seed;
+      auto info = sim::describe_sim_run(w, workload_hash, gpu, o);
+      info.workload_file = a.workload;
+      info.started_at = store::utc_now_iso8601();
+      RunResult predicted = sim::run_workload(w, gpu, o, alone_cache);
+      info.finished_at = store::utc_now_iso8601();
+      const auto plan = build_execution_plan(predicted.schedule, w.launches.size(), gpu.sm_count);
+
+      auto live_info = info;
+      live_info.mode = "live";
+      live_info.started_at = store::utc_now_iso8601();
+      ExecutionResult ex = execute_plan(plan, exec, eo);
+      live_info.finished_at = store::utc_now_iso8601();
+      RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
+      live_info.host = store::host_name();
+      live_info.events = 0;
+      live_info.key = store::make_run_key(live_info, live_info.host + " " + live_info.started_at);
+
+      // Stored after the execution succeeded: the prediction (unless stored before), then the live run and its
+      // link in one transaction.
+      auto predicted_record = store::make_run_record(info, w, std::move(predicted), true);
+      const auto predicted_id = db.write_run(predicted_record);
+      auto live_record = store::make_run_record(live_info, w, std::move(measured), true);
+      const auto live_id = db.write_run(live_record, nullptr, {}, predicted_id);
+      const auto c = store::compare_runs(live_record, predicted_record);
+      int grids = 0;
+      for (int g : ex.grids) grids += g;
+      fmt::print("{:<16} {:<14} {:>5} {:>5} {:>11} {:>11} {:>9} {:>8} {:>8} {:>9} {:>7} {:>6}\n", policy, model,
+                 predicted_id, live_id, format_duration(predicted_record.metrics.makespan),
+                 format_duration(live_record.metrics.makespan), pct(c.makespan_error), pct(c.stp_error),
+                 pct(c.antt_error), fmt::format("{:.1f}%", 100 * c.mean_abs_turnaround_error),
+                 c.block_time_ks ? fmt::format("{:.3f}", *c.block_time_ks) : "-", grids);
+      if (a.per_launch) fmt::print("{}\n", store::format_comparison(live_record, predicted_record, c));
+      if (ex.skipped)
+        fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
+                   ex.skipped);
+    }
+  }
+  fmt::print("\nerrors are (live - predicted) / predicted; |turn err|: mean over launches of the turnaround's; blk KS: "
+             "Kolmogorov-Smirnov statistic of the block-time distributions; stored in {} (gpusched compare DB LIVE "
+             "PREDICTED for one pair in full)\n",
+             a.db);
+  return 0;
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app, int& result) {
+  auto a = std::make_shared<ValidateArgs>();
+  auto* cmd = app.add_subcommand(
+      "validate", "Predict a workload, execute the prediction on the GPU, store both and report the errors");
+  cmd->add_option("--workload,-w", a->workload, "Workload file (its kernels recorded by gpusched-live record)")
+      ->required();
+  cmd->add_option("--policy,-p", a->policies, "Policies, comma-separated, or 'all'");
+  cmd->add_option("--interference", a->models, "Interference models of the predictions, or 'all'")->expected(1, -1);
+  cmd->add_option("--db", a->db, "Result store the predicted and live runs go to")->required();
+  cmd->add_option("--gpu", a->gpu, "GPU preset or file instead of the workload's");
+  cmd->add_option("--seed", a->seed, "Seed of the simulation and of the kernels' inputs");
+  cmd->add_option("--timeout", a->timeout_s, "Watchdog: seconds an execution may take before the run is abandoned");
+  cmd->add_option("--alone-repeats", a->alone_repeats, "Launches timed for each kernel's time alone (median)");
+  cmd->add_flag("--per-launch", a->per_launch, "Print every launch's turnaround against its prediction");
+  cmd->add_flag("--any-gpu", a->any_gpu, "Run on a GPU other than the workload's when the SM counts agree");
+  cmd->callback([a, &result] { result = validate_command(*a); });
+}
+
+}  // namespace gpusched::live

@@ -1,0 +1,161 @@
+// The executor's persistent worker kernel around a suite kernel's per-block body (docs/validation.md, "The
+// executor"), and the context a body sees under it: safe points where it can be stopped, and the loop state a
+// switched-out block saved. Included by launcher.cuh, so every suite kernel gets an executor instantiation.
+#pragma once
+#include <cuda_runtime.h>
+
+#include "live/executor/exec_types.h"
+#include "live/suite/device_clock.cuh"
+
+namespace gpusched::live {
+
+// What a body sees under the executor. The same calls on BlockContext (plain and recording launches) are
+// constants, so those builds compile as before.
+struct ExecContext {
+  int block;
+  int resume;                  // the loop step to resume at (0: from the start)
+  float* values;               // this block's saved values (values_per_thread per thread), or null
+  int values_per_thread;
+  std::uint64_t stop_at;       // %globaltimer at which the block must stop at its next safe point (~0: never)
+  int kind;                    // EntryKind of that stop
+  int* stop_flag;              // shared memory: the safe point's verdict, for every thread
+  int* stop_step;              // shared memory: the step the block stopped at
+
+  __device__ int resume_step() const { return resume; }
+  // A value a switched-out block saved (slot of this thread), or `fresh` when the block starts afresh.
+  __device__ float restore(int slot, float fresh) const {
+    return resume > 0 && values ? values[threadIdx.x * values_per_thread + slot] : fresh;
+  }
+  // A safe point before loop step `step`: every thread of the block calls it (it has barriers). True when the
+  // block must stop now; a switched-out block then saves its values with save() and returns.
+  __device__ bool should_stop(int step) const {
+    if (stop_at == ~0ull) return false;  // the same for every thread: no barrier is reached
+    __syncthreads();                     // every thread has read the previous verdict
+    if (threadIdx.x == 0) {
+      const bool stop = globaltimer_ns() >= stop_at;
+      *stop_flag = stop;
+      if (stop) *stop_step = step;
+    }
+    __syncthreads();
+    return *stop_flag != 0;
+  }
+  __device__ void save(int slot, float v) const {
+    if (kind == static_cast<int>(EntryKind::Switch) && values) values[threadIdx.x * values_per_thread + slot] = v;
+  }
+  __device__ void mark_not_idempotent() const {}
+};
+
+// Takes the next entry of SM `sm`'s queue whose block can run here, claiming the block; returns -1 when the
+// queue is empty or the stop has passed. A block another worker is running (the plan's earlier piece of it, late
+// here) is waited for; a block already done is recorded as skipped. Thread 0 only.
+__device__ inline int take_entry(const ExecQueues& q, unsigned sm, int begin, int count, int* resume, int* restored) {
+  for (;;) {
+    if (globaltimer_ns() >= q.stop_at_ns) return -1;
+    const int i = atomicAdd(&q.sm_next[sm], 1);
+    if (i >= count) return -1;
+    const int e = begin + i;
+    const int block = q.entries[e].block;
+    int state;
+    for (;;) {
+      state = atomicCAS(&q.block_state[block], kBlockFresh, kBlockRunning);
+      if (state == kBlockFresh || state == kBlockDone) break;
+      if (state == kBlockSaved && atomicCAS(&q.block_state[block], kBlockSaved, kBlockRunning) == kBlockSaved) break;
+      __nanosleep(256);
+    }
+    if (state == kBlockDone) {
+      const std::uint64_t now = globaltimer_ns();
+      q.records[e] = ExecRecord{now, now, sm, static_cast<std::uint32_t>(ExecOutcome::Skipped)};
+      continue;
+    }
+    __threadfence();  // a switched-out block's saved values are read after its state
+    *restored = state == kBlockSaved;
+    *resume = *restored ? q.saved_step[block] : 0;
+    return e;
+  }
+}
+
+template <class Body>
+__global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
+  __shared__ int s_entry, s_resume, s_restored, s_kind, s_stop, s_step, s_admitted;
+  __shared__ unsigned long long s_start, s_stop_at;
+  const unsigned sm = sm_id();
+  if (threadIdx.x == 0) {
+    // Admitted while its SM's queue has entries and the plan's concurrency there is not reached; the others leave
+    // at once, giving their place to workers of other launches.
+    int admitted = 0;
+    if (sm < static_cast<unsigned>(q.sm_count)) {
+      const int count = q.sm_begin[sm + 1] - q.sm_begin[sm];
+      admitted = *reinterpret_cast<volatile int*>(&q.sm_next[sm]) < count &&
+                 atomicAdd(&q.sm_workers[sm], 1) < q.sm_quota[sm];
+    }
+    s_admitted = admitted;
+    if (q.worker_sm) q.worker_sm[blockIdx.x] = admitted ? sm + 1 : 0;
+  }
+  __syncthreads();
+  if (!s_admitted) return;
+  const int begin = q.sm_begin[sm], count = q.sm_begin[sm + 1] - begin;
+  for (;;) {
+    if (threadIdx.x == 0) {
+      int resume = 0, restored = 0;
+      const int e = take_entry(q, sm, begin, count, &resume, &restored);
+      s_entry = e;
+      s_resume = resume;
+      s_restored = restored;
+      s_stop = 0;
+      s_start = globaltimer_ns();
+      if (e >= 0) {
+        const ExecEntry en = q.entries[e];
+        unsigned long long stop_at = ~0ull;
+        int kind = static_cast<int>(EntryKind::Run);
+        if (en.kind != static_cast<int>(EntryKind::Run)) {
+          stop_at = s_start + static_cast<unsigned long long>(en.budget_ns);
+          kind = en.kind;
+        }
+        if (q.stop_kind != static_cast<int>(EntryKind::Run) && q.stop_at_ns < stop_at) {
+          stop_at = q.stop_at_ns;
+          kind = q.stop_kind;
+        }
+        s_stop_at = stop_at;
+        s_kind = kind;
+      }
+    }
+    __syncthreads();
+    const int e = s_entry;
+    if (e < 0) break;
+    const int block = q.entries[e].block;
+    float* values = q.saved_values ? q.saved_values + static_cast<std::size_t>(block) * q.threads * q.values_per_thread
+                                   : nullptr;
+    const ExecContext ctx{block, s_resume, values, q.values_per_thread, s_stop_at, s_kind, &s_stop, &s_step};
+    Body::block(args, ctx);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const std::uint64_t end = globaltimer_ns();
+      ExecOutcome outcome;
+      int state = kBlockDone;
+      if (s_stop) {
+        if (s_kind == static_cast<int>(EntryKind::Switch)) {
+          outcome = ExecOutcome::SwitchedOut;
+          state = kBlockSaved;
+          q.saved_step[block] = s_step;
+        } else if (s_kind == static_cast<int>(EntryKind::Flush)) {
+          outcome = ExecOutcome::Flushed;
+          state = kBlockFresh;
+        } else {
+          outcome = ExecOutcome::Killed;
+        }
+      } else if (s_restored) {
+        outcome = ExecOutcome::SwitchedIn;
+      } else {
+        // Asked to stop (or the workers drained) before it ended, but it had no safe point left: it drained.
+        const bool asked = end >= s_stop_at || end >= q.stop_at_ns;
+        outcome = asked ? ExecOutcome::Drained : ExecOutcome::Completed;
+      }
+      q.records[e] = ExecRecord{s_start, end, sm, static_cast<std::uint32_t>(outcome)};
+      __threadfence();  // saved values and step before the state that publishes them
+      atomicExch(&q.block_state[block], state);
+    }
+  }
+  if (threadIdx.x == 0 && q.worker_exit) q.worker_exit[blockIdx.x] = globaltimer_ns();
+}
+
+}  // namespace gpusched::live

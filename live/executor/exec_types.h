@@ -1,0 +1,65 @@
+// What the executor's persistent workers read and write on the GPU (docs/validation.md, "The executor"). Plain
+// C++ (no CUDA types) so the host code compiled by g++ and the plan builder's unit tests use the same layout.
+//
+// Per launch: one queue per SM, the entries of the blocks the plan put on that SM in the order the plan started
+// them; a worker block reads %smid and takes entries of its own SM's queue only. An entry says which logical block
+// to run and how the plan's piece ended: run to the end, or stop after the piece's planned duration by flushing,
+// switching out (context saved) or being killed.
+#pragma once
+#include <cstdint>
+
+namespace gpusched::live {
+
+enum class EntryKind : std::int32_t { Run = 0, Flush = 1, Switch = 2, Kill = 3 };
+
+struct ExecEntry {
+  std::int32_t block = 0;   // logical block index within the launch
+  std::int32_t kind = 0;    // EntryKind
+  std::int64_t budget_ns = 0;  // Flush/Switch/Kill: how long the piece may run before it is stopped
+};
+
+// How a piece ended on the GPU.
+enum class ExecOutcome : std::uint32_t {
+  None = 0,         // the entry was never taken (a stopped worker left it)
+  Completed = 1,    // ran from the block's start to its end
+  Flushed = 2,      // abandoned at a safe point while idempotent; the block is fresh again
+  SwitchedOut = 3,  // stopped at a safe point with its loop state saved
+  SwitchedIn = 4,   // resumed from a saved state and ran to the end
+  Killed = 5,       // abandoned, never to run again
+  Skipped = 6,      // the block had already run to its end (an earlier piece was not stopped in time)
+  Drained = 7,      // asked to stop but could not at a safe point (or has none): ran to its end
+};
+
+struct ExecRecord {
+  std::uint64_t start_ns = 0;  // %globaltimer when the worker took the entry
+  std::uint64_t end_ns = 0;    // %globaltimer after the block's last barrier
+  std::uint32_t smid = 0;
+  std::uint32_t outcome = 0;  // ExecOutcome
+};
+
+// Block states, for pieces of one block that the plan spreads over several entries.
+enum BlockState : std::int32_t { kBlockFresh = 0, kBlockRunning = 1, kBlockSaved = 2, kBlockDone = 3 };
+
+// Everything one worker grid of a launch needs; all pointers are device memory.
+struct ExecQueues {
+  const ExecEntry* entries = nullptr;   // all SMs' queues, SM after SM
+  const std::int32_t* sm_begin = nullptr;  // [sm_count + 1] offsets into entries
+  std::int32_t* sm_next = nullptr;      // [sm_count] the next entry to take, per SM (atomic)
+  std::int32_t* sm_workers = nullptr;   // [sm_count] workers admitted this round, per SM (atomic)
+  const std::int32_t* sm_quota = nullptr;  // [sm_count] most workers at once (the plan's most resident blocks)
+  ExecRecord* records = nullptr;        // one per entry
+  std::int32_t* block_state = nullptr;  // one per logical block (BlockState)
+  std::int32_t* saved_step = nullptr;   // one per block: the loop step a switched-out block resumes at
+  float* saved_values = nullptr;        // values_per_thread floats per thread per block (switch), or null
+  std::int32_t values_per_thread = 0;
+  std::int32_t threads = 0;
+  std::int32_t sm_count = 0;
+  // A stop for every worker at GPU time stop_at_ns (the preemption-latency experiment; ~0: none): workers take no
+  // entry after it (drain) and, for Flush or Switch, running blocks stop at their next safe point.
+  std::uint64_t stop_at_ns = ~0ull;
+  std::int32_t stop_kind = 0;  // EntryKind
+  std::uint64_t* worker_exit = nullptr;  // per worker (blockIdx.x): %globaltimer when it left, or null
+  std::uint32_t* worker_sm = nullptr;    // per worker: its SM + 1 when it was admitted (0: refused)
+};
+
+}  // namespace gpusched::live

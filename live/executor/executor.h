@@ -1,0 +1,74 @@
+// The executor (docs/validation.md, "The executor"): carries out a simulated plan on the GPU with SM-centric
+// persistent workers. Per launch, a worker grid of the launch's kernel is started at the launch's planned arrival
+// (once the launches it depends on have finished); each worker reads %smid and takes entries of its own SM's queue
+// only, at most as many workers per SM as the plan had blocks of the launch resident there. Workers that land on
+// an SM with nothing (left) to do leave at once; when a grid ends with entries left (their SM was full while the
+// grid's workers were placed), another grid is started. Every piece is stamped (start, end, SM, how it ended).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/schedule.h"
+#include "live/executor/gpu_clock.h"
+#include "live/executor/plan.h"
+#include "live/suite/suite.h"
+
+namespace gpusched::live {
+
+// One launch's queues in device memory, with the state its blocks' pieces share.
+class DeviceQueues {
+ public:
+  // Space for saved values is allocated when a queue entry switches out, or with `save_space` (a stop of every
+  // worker that switches blocks out).
+  DeviceQueues(const LaunchQueues& q, std::int64_t blocks, int threads, int values_per_thread, bool save_space = false);
+  ~DeviceQueues();
+  DeviceQueues(const DeviceQueues&) = delete;
+  DeviceQueues& operator=(const DeviceQueues&) = delete;
+
+  ExecQueues& view() { return view_; }
+  std::size_t entries() const { return entries_; }
+  // Records of every entry, copied back (synchronous).
+  std::vector<ExecRecord> records() const;
+
+ private:
+  ExecQueues view_{};
+  std::size_t entries_ = 0;
+  std::vector<void*> allocations_;
+};
+
+struct ExecLaunch {
+  SuiteKernel* kernel = nullptr;  // set up (inputs on the GPU)
+  int threads = 0;
+  std::int64_t blocks = 0;
+  TimeNs arrival = 0;
+  std::vector<std::size_t> predecessors;
+  std::string id;  // for messages
+};
+
+struct ExecutorOptions {
+  double timeout_s = 60;  // watchdog: the whole execution; past it the process ends (exit 1)
+  TimeNs retry_wait_ns = 20000;  // before another grid of a launch whose last grid took nothing
+};
+
+struct ExecutionResult {
+  Schedule schedule;             // the pieces the GPU ran; times from the execution's origin on the GPU clock
+  std::vector<int> grids;        // worker grids started per launch
+  std::vector<int> workers_per_sm;  // residency of each launch's worker kernel
+  std::int64_t skipped = 0;      // entries whose block had already run to its end
+  std::int64_t piece_outcomes_differ = 0;  // pieces that ended otherwise than planned
+  TimeNs wall_ns = 0;            // host time of the whole execution
+};
+
+// The origin is a %globaltimer stamp taken just before the first launch is released; a launch is released on
+// the host when its arrival (from the origin) has passed and its predecessors have finished. Throws LiveError on a
+// CUDA error; ends the process (exit 1) when the execution outlives the watchdog.
+ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLaunch>& launches,
+                             const ExecutorOptions& options);
+
+// Ends the process at once with a message (exit 1): a kernel that outlived its time limit cannot be stopped, and
+// unwinding (freeing device memory) or the runtime's exit-time teardown would wait for it.
+[[noreturn]] void exit_hung(const std::string& what, double timeout_s);
+
+}  // namespace gpusched::live

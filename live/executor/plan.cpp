@@ -1,0 +1,106 @@
+#include "live/executor/plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace gpusched::live {
+
+EntryKind entry_kind(PieceOutcome planned) {
+  switch (planned) {
+    case PieceOutcome::Flushed: return EntryKind::Flush;
+    case PieceOutcome::SwitchedOut: return EntryKind::Switch;
+    case PieceOutcome::Killed: return EntryKind::Kill;
+    case PieceOutcome::Completed:
+    case PieceOutcome::Drained:
+    case PieceOutcome::SwitchedIn: break;
+  }
+  return EntryKind::Run;
+}
+
+namespace {
+
+// Most intervals [start, end) open at once (an end at t closes before a start at t opens).
+std::int32_t most_at_once(std::vector<std::pair<TimeNs, int>>& events) {
+  std::sort(events.begin(), events.end());
+  std::int32_t open = 0, most = 0;
+  for (const auto& [t, delta] : events) {
+    open += delta;
+    most = std::max(most, open);
+  }
+  return most;
+}
+
+}  // namespace
+
+ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, int sm_count) {
+  ExecutionPlan out;
+  out.sm_count = sm_count;
+  out.launches.resize(launches);
+  // Pieces by launch, then SM, then start (ties by end, then block: the order a worker takes them).
+  std::vector<std::size_t> order(plan.pieces.size());
+  std::iota(order.begin(), order.end(), 0);
+  for (const auto& p : plan.pieces) {
+    if (p.gpu != 0)
+      throw std::invalid_argument(fmt::format(
+          "the plan puts launch {} on GPU {}: the executor drives one GPU (run the workload with one GPU)", p.launch,
+          p.gpu));
+    if (p.sm < 0 || p.sm >= sm_count)
+      throw std::invalid_argument(fmt::format("the plan puts launch {} on SM {}, but the GPU has {} SMs", p.launch,
+                                              p.sm, sm_count));
+    if (p.launch < 0 || static_cast<std::size_t>(p.launch) >= launches)
+      throw std::invalid_argument(fmt::format("the plan has a piece of launch {}, but the workload has {} launches",
+                                              p.launch, launches));
+  }
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto& x = plan.pieces[a];
+    const auto& y = plan.pieces[b];
+    return std::tie(x.launch, x.sm, x.start, x.end, x.block) < std::tie(y.launch, y.sm, y.start, y.end, y.block);
+  });
+  std::size_t i = 0;
+  for (std::size_t l = 0; l < launches; ++l) {
+    auto& q = out.launches[l];
+    q.sm_begin.assign(static_cast<std::size_t>(sm_count) + 1, 0);
+    q.sm_quota.assign(static_cast<std::size_t>(sm_count), 0);
+    for (int sm = 0; sm < sm_count; ++sm) {
+      q.sm_begin[static_cast<std::size_t>(sm)] = static_cast<std::int32_t>(q.entries.size());
+      std::vector<std::pair<TimeNs, int>> events;
+      for (; i < order.size() && plan.pieces[order[i]].launch == static_cast<std::int32_t>(l) &&
+             plan.pieces[order[i]].sm == sm;
+           ++i) {
+        const auto& p = plan.pieces[order[i]];
+        const EntryKind kind = entry_kind(p.outcome);
+        q.entries.push_back({p.block, static_cast<std::int32_t>(kind), kind == EntryKind::Run ? 0 : p.end - p.start});
+        q.plan_piece.push_back(order[i]);
+        q.stops |= kind != EntryKind::Run;
+        q.switches |= kind == EntryKind::Switch;
+        events.emplace_back(p.start, 1);
+        events.emplace_back(p.end, -1);
+      }
+      q.sm_quota[static_cast<std::size_t>(sm)] = most_at_once(events);
+    }
+    q.sm_begin[static_cast<std::size_t>(sm_count)] = static_cast<std::int32_t>(q.entries.size());
+  }
+  return out;
+}
+
+LaunchQueues alone_queues(std::int64_t blocks, int sm_count, int quota, EntryKind kind) {
+  LaunchQueues q;
+  q.sm_begin.reserve(static_cast<std::size_t>(sm_count) + 1);
+  for (int sm = 0; sm < sm_count; ++sm) {
+    q.sm_begin.push_back(static_cast<std::int32_t>(q.entries.size()));
+    for (std::int64_t b = sm; b < blocks; b += sm_count) {
+      q.entries.push_back({static_cast<std::int32_t>(b), static_cast<std::int32_t>(kind), 0});
+      q.plan_piece.push_back(static_cast<std::size_t>(b));
+    }
+  }
+  q.sm_begin.push_back(static_cast<std::int32_t>(q.entries.size()));
+  q.sm_quota.assign(static_cast<std::size_t>(sm_count), quota);
+  q.stops = kind != EntryKind::Run;
+  q.switches = kind == EntryKind::Switch;
+  return q;
+}
+
+}  // namespace gpusched::live

@@ -1,0 +1,40 @@
+// From a simulated Schedule to what the executor's workers read (docs/validation.md, "The executor"): per
+// launch, one queue per SM of the plan's pieces on that SM in the order they started, each entry saying how
+// its piece ended (run to the end, or stop after its planned duration by flushing, switching out or being
+// killed), and per SM the most pieces of the launch resident at once (the workers admitted there). Plain C++,
+// no CUDA: the executor uploads it as it is.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/schedule.h"
+#include "live/executor/exec_types.h"
+
+namespace gpusched::live {
+
+struct LaunchQueues {
+  std::vector<ExecEntry> entries;        // SM after SM, each SM's in the order the plan started them
+  std::vector<std::int32_t> sm_begin;    // sm_count + 1 offsets into entries
+  std::vector<std::int32_t> sm_quota;    // most of the launch's pieces resident at once on the SM
+  std::vector<std::size_t> plan_piece;   // per entry: the index of its piece in the plan's Schedule
+  bool stops = false;                    // some entry is stopped (flush, switch or kill)
+  bool switches = false;                 // some entry is switched out (needs saved state)
+};
+
+struct ExecutionPlan {
+  int sm_count = 0;
+  std::vector<LaunchQueues> launches;  // by workload launch index
+};
+
+// `launches` is the workload's launch count. Throws std::invalid_argument when a piece is on a GPU other than
+// the first (the executor drives one GPU) or on an SM the GPU does not have.
+ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, int sm_count);
+
+// A kernel alone on the whole GPU: block b on SM b mod sm_count, each SM's blocks in order, `quota` workers per SM
+// (the kernel's residency). Every entry is `kind` (budget 0). The overhead and preemption measurements use it.
+LaunchQueues alone_queues(std::int64_t blocks, int sm_count, int quota, EntryKind kind = EntryKind::Run);
+
+// The kind of entry a planned piece becomes.
+EntryKind entry_kind(PieceOutcome planned);
+
+}  // namespace gpusched::live

@@ -1,0 +1,22 @@
+// The executor checked against the CPU references (part of `gpusched-live check`): every suite kernel's small size
+// run by persistent workers, and, for kernels with safe points, every block stopped and run again from its saved
+// state (switch) or from its start (flush) before it is run to its end.
+#pragma once
+#include <string>
+
+#include "live/executor/exec_types.h"
+#include "live/suite/suite.h"
+
+namespace gpusched::live {
+
+struct ExecutorCheck {
+  std::string problem;  // "" when the outputs match the CPU reference
+  int stopped = 0;      // pieces flushed or switched out
+  int resumed = 0;      // pieces that resumed a saved state
+};
+
+// `kind` Run: one entry per block. Flush or Switch: per block, entries stopped after 0, 500 and 1,000 ns, then
+// one run to the end, all on one SM with one worker there, so the pieces follow one another.
+ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind, double timeout_s);
+
+}  // namespace gpusched::live

@@ -1,0 +1,31 @@
+// The suite kernels behind a workload's kernel profiles: a profile recorded by `gpusched-live record` is named
+// "<kernel>-<size>" (sgemm-s1); validation runs that kernel at that size for every launch of the profile.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/workload.h"
+#include "live/suite/suite.h"
+
+namespace gpusched::live {
+
+struct BoundSuite {
+  std::vector<std::unique_ptr<SuiteKernel>> kernels;  // one per workload kernel, set up at its size
+  std::vector<std::string> sizes;
+};
+
+// Throws std::invalid_argument naming the profile's file when a profile is not a suite kernel's recording or its
+// grid or block size differs from the suite kernel's at that size.
+BoundSuite bind_suite(const Workload& w, std::uint64_t seed);
+
+// The suite kernel of this name (a fresh instance); throws std::invalid_argument listing the names.
+std::unique_ptr<SuiteKernel> make_suite_kernel(const std::string& name);
+
+// Median time of `repeats` launches of the whole kernel, each timed alone by CUDA events after a warm-up (ns).
+TimeNs time_alone(SuiteKernel& k, const LaunchShape& shape, int repeats, double timeout_s);
+
+// Waits for `stream` (a cudaStream_t), ending the process after `timeout_s` (exit_hung).
+void wait_for(void* stream, double timeout_s, const std::string& what);
+
+}  // namespace gpusched::live
