@@ -50,7 +50,7 @@ int overhead_command(const OverheadArgs& a) {
     auto k = make_suite_kernel(name);
     k->setup(a.size, 1);
     const LaunchShape shape = k->shape(a.size);
-    const int plain_res = k->occupancy(shape.threads, 0), exec_res = k->executor_occupancy(shape.threads, 0);
+    const int plain_res = k->occupancy(shape.threads, 0), exec_res = k->executor_occupancy(shape.threads, 0, false);
     const auto queues = alone_queues(shape.blocks, sms, exec_res);
     auto time_batch = [&](bool executor, int n, std::vector<std::unique_ptr<DeviceQueues>>* fresh) {
       GPUSCHED_CUDA(cudaEventRecord(e0, stream));

@@ -124,8 +124,9 @@ int preempt_command(const PreemptArgs& a) {
     auto k = make_suite_kernel(name);
     k->setup(a.size, 1);
     const LaunchShape shape = k->shape(a.size);
-    const int r = k->executor_occupancy(shape.threads, 0);
-    const auto queues = alone_queues(shape.blocks, sms, r);
+    // Workers per SM: the variant with safe points (flush, switch) may have fewer than the one without (drain).
+    const int r = k->executor_occupancy(shape.threads, 0, false), r_stops = k->executor_occupancy(shape.threads, 0, true);
+    const auto queues = alone_queues(shape.blocks, sms, r), queues_stops = alone_queues(shape.blocks, sms, r_stops);
     TimeNs alone = 0;
     double block_ns = 0;
     run_with_stop(*k, shape, queues, r, sms, EntryKind::Run, -1, a.timeout_s, stream, &alone, &block_ns);  // warm-up
@@ -136,9 +137,10 @@ int preempt_command(const PreemptArgs& a) {
     const double sm_bytes_per_ns = gpu.dram_bandwidth_gbps / sms;  // GB/s = bytes per ns
     for (const auto& t : a.techniques) {
       const EntryKind kind = t == "drain" ? EntryKind::Run : t == "flush" ? EntryKind::Flush : EntryKind::Switch;
-      const double estimate = t == "drain"   ? block_ns * r / (r + 1.0)
+      const int resident = kind == EntryKind::Run ? r : r_stops;
+      const double estimate = t == "drain"   ? block_ns * resident / (resident + 1.0)
                               : t == "flush" ? 0.0
-                                             : r * context / sm_bytes_per_ns;
+                                             : resident * context / sm_bytes_per_ns;
       if (kind != EntryKind::Run && k->switch_values_per_thread() < 0) {
         fmt::print("{:<13} {:>3} {:>11} {:>11} | {:<7} {:>11} {:>11} {:>5} {:>7} | {:>12}\n", name, r,
                    format_duration(static_cast<TimeNs>(block_ns)), format_duration(alone), t, "no safe point", "-", "-",
@@ -150,7 +152,8 @@ int preempt_command(const PreemptArgs& a) {
       for (int i = 0; i < a.repeats; ++i) {
         // The stop comes at `at` of the kernel's time alone from the origin stamp (the grid starts a few
         // microseconds after it).
-        const auto s = run_with_stop(*k, shape, queues, r, sms, kind, static_cast<TimeNs>(a.at * static_cast<double>(alone)),
+        const bool stops = kind != EntryKind::Run;
+        const auto s = run_with_stop(*k, shape, stops ? queues_stops : queues, stops ? r_stops : r, sms, kind, static_cast<TimeNs>(a.at * static_cast<double>(alone)),
                                      a.timeout_s, stream);
         med.push_back(s.median_sm_ns);
         mx.push_back(s.max_sm_ns);

@@ -13,7 +13,7 @@ ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind,
   const LaunchShape shape = k.shape("small");
   LaunchQueues q;
   if (kind == EntryKind::Run) {
-    q = alone_queues(shape.blocks, sm_count, k.executor_occupancy(shape.threads, 0));
+    q = alone_queues(shape.blocks, sm_count, k.executor_occupancy(shape.threads, 0, false));
   } else {
     for (int sm = 0; sm < sm_count; ++sm) {
       q.sm_begin.push_back(static_cast<std::int32_t>(q.entries.size()));
@@ -31,7 +31,7 @@ ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind,
   DeviceQueues dq(q, shape.blocks, shape.threads, k.switch_values_per_thread());
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  const int workers = k.executor_occupancy(shape.threads, 0) * sm_count;
+  const int workers = k.executor_occupancy(shape.threads, 0, kind != EntryKind::Run) * sm_count;
   k.execute(dq.view(), workers, 0, stream);
   wait_for(stream, timeout_s, k.name() + " under the executor");
   cudaStreamDestroy(stream);

@@ -46,15 +46,39 @@ struct ExecContext {
 };
 
 // Takes the next entry of SM `sm`'s queue whose block can run here, claiming the block; returns -1 when the
-// queue is empty or the stop has passed. A block another worker is running (the plan's earlier piece of it, late
-// here) is waited for; a block already done is recorded as skipped. Thread 0 only.
+// queue is empty, the stop has passed, or the entry's gate is closed and the launch that will open it has no worker
+// on this SM (this worker leaves, making room for one). While that launch has a worker here, the gate is waited
+// for. A block another worker is running (the plan's earlier piece of it, late here) is waited for; a block
+// already done is recorded as skipped. Thread 0 only.
 __device__ inline int take_entry(const ExecQueues& q, unsigned sm, int begin, int count, int* resume, int* restored) {
   for (;;) {
-    if (globaltimer_ns() >= q.stop_at_ns) return -1;
-    const int i = atomicAdd(&q.sm_next[sm], 1);
-    if (i >= count) return -1;
+    if (q.stop_at_ns != ~0ull && globaltimer_ns() >= q.stop_at_ns) return -1;
+    int i;
+    if (!q.gated) {
+      i = atomicAdd(&q.sm_next[sm], 1);
+      if (i >= count) {
+        atomicSub(&q.sm_next[sm], 1);  // keeps the counter at the queue's length for the host and the gates
+        return -1;
+      }
+    } else {
+      i = *reinterpret_cast<volatile int*>(&q.sm_next[sm]);
+      if (i >= count) return -1;
+    }
     const int e = begin + i;
-    const int block = q.entries[e].block;
+    const ExecEntry en = q.entries[e];
+    if (q.gated && en.gate_launch >= 0) {
+      const std::size_t at = static_cast<std::size_t>(en.gate_launch) * q.sm_count + sm;
+      if (*reinterpret_cast<const volatile int*>(&q.all_next[at]) <= en.gate_entry) {
+        if (*reinterpret_cast<const volatile int*>(&q.all_workers[at]) == 0) return -1;
+        __nanosleep(512);
+        continue;
+      }
+    }
+    if (q.gated && atomicCAS(&q.sm_next[sm], i, i + 1) != i) continue;
+    *resume = 0;
+    *restored = 0;
+    if (!q.claims) return e;
+    const int block = en.block;
     int state;
     for (;;) {
       state = atomicCAS(&q.block_state[block], kBlockFresh, kBlockRunning);
@@ -74,9 +98,12 @@ __device__ inline int take_entry(const ExecQueues& q, unsigned sm, int begin, in
   }
 }
 
-template <class Body>
+// Stops: some block may be stopped (the plan flushes, switches or kills, or every worker has a stop): the body
+// gets an ExecContext with safe points. Otherwise it gets the plain launch's BlockContext, so it compiles exactly
+// as in the plain kernel.
+template <class Body, bool Stops>
 __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
-  __shared__ int s_entry, s_resume, s_restored, s_kind, s_stop, s_step, s_admitted;
+  __shared__ int s_entry, s_block, s_resume, s_restored, s_kind, s_stop, s_step, s_admitted;
   __shared__ unsigned long long s_start, s_stop_at;
   const unsigned sm = sm_id();
   if (threadIdx.x == 0) {
@@ -85,8 +112,10 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
     int admitted = 0;
     if (sm < static_cast<unsigned>(q.sm_count)) {
       const int count = q.sm_begin[sm + 1] - q.sm_begin[sm];
-      admitted = *reinterpret_cast<volatile int*>(&q.sm_next[sm]) < count &&
-                 atomicAdd(&q.sm_workers[sm], 1) < q.sm_quota[sm];
+      if (*reinterpret_cast<volatile int*>(&q.sm_next[sm]) < count) {
+        admitted = atomicAdd(&q.sm_workers[sm], 1) < q.sm_quota[sm];
+        if (!admitted) atomicSub(&q.sm_workers[sm], 1);
+      }
     }
     s_admitted = admitted;
     if (q.worker_sm) q.worker_sm[blockIdx.x] = admitted ? sm + 1 : 0;
@@ -105,6 +134,7 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
       s_start = globaltimer_ns();
       if (e >= 0) {
         const ExecEntry en = q.entries[e];
+        s_block = en.block;
         unsigned long long stop_at = ~0ull;
         int kind = static_cast<int>(EntryKind::Run);
         if (en.kind != static_cast<int>(EntryKind::Run)) {
@@ -122,11 +152,15 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
     __syncthreads();
     const int e = s_entry;
     if (e < 0) break;
-    const int block = q.entries[e].block;
+    const int block = s_block;
     float* values = q.saved_values ? q.saved_values + static_cast<std::size_t>(block) * q.threads * q.values_per_thread
                                    : nullptr;
-    const ExecContext ctx{block, s_resume, values, q.values_per_thread, s_stop_at, s_kind, &s_stop, &s_step};
-    Body::block(args, ctx);
+    if constexpr (Stops) {
+      const ExecContext ctx{block, s_resume, values, q.values_per_thread, s_stop_at, s_kind, &s_stop, &s_step};
+      Body::block(args, ctx);
+    } else {
+      Body::block(args, BlockContext{block, nullptr});
+    }
     __syncthreads();
     if (threadIdx.x == 0) {
       const std::uint64_t end = globaltimer_ns();
@@ -151,11 +185,16 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
         outcome = asked ? ExecOutcome::Drained : ExecOutcome::Completed;
       }
       q.records[e] = ExecRecord{s_start, end, sm, static_cast<std::uint32_t>(outcome)};
-      __threadfence();  // saved values and step before the state that publishes them
-      atomicExch(&q.block_state[block], state);
+      if (q.claims) {
+        __threadfence();  // saved values and step before the state that publishes them
+        atomicExch(&q.block_state[block], state);
+      }
     }
   }
-  if (threadIdx.x == 0 && q.worker_exit) q.worker_exit[blockIdx.x] = globaltimer_ns();
+  if (threadIdx.x == 0) {
+    atomicSub(&q.sm_workers[sm], 1);
+    if (q.worker_exit) q.worker_exit[blockIdx.x] = globaltimer_ns();
+  }
 }
 
 }  // namespace gpusched::live

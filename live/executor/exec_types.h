@@ -13,9 +13,14 @@ namespace gpusched::live {
 enum class EntryKind : std::int32_t { Run = 0, Flush = 1, Switch = 2, Kill = 3 };
 
 struct ExecEntry {
-  std::int32_t block = 0;   // logical block index within the launch
-  std::int32_t kind = 0;    // EntryKind
+  std::int32_t block = 0;      // logical block index within the launch
+  std::int32_t kind = 0;       // EntryKind
   std::int64_t budget_ns = 0;  // Flush/Switch/Kill: how long the piece may run before it is stopped
+  // The plan's order on the SM across launches: the entry may be taken only once entry `gate_entry` of launch
+  // `gate_launch`'s queue on the same SM (the last other launch's piece the plan started there before it) has been
+  // taken. Gates point to earlier pieces only, so the SM's pieces are taken in the plan's order. -1: no gate.
+  std::int32_t gate_launch = -1;
+  std::int32_t gate_entry = -1;
 };
 
 // How a piece ended on the GPU.
@@ -45,13 +50,22 @@ struct ExecQueues {
   const ExecEntry* entries = nullptr;   // all SMs' queues, SM after SM
   const std::int32_t* sm_begin = nullptr;  // [sm_count + 1] offsets into entries
   std::int32_t* sm_next = nullptr;      // [sm_count] the next entry to take, per SM (atomic)
-  std::int32_t* sm_workers = nullptr;   // [sm_count] workers admitted this round, per SM (atomic)
+  std::int32_t* sm_workers = nullptr;   // [sm_count] live workers, per SM (atomic)
+  // Every launch's sm_next and sm_workers, launch after launch (gates read other launches'); null without gates.
+  const std::int32_t* all_next = nullptr;
+  const std::int32_t* all_workers = nullptr;
   const std::int32_t* sm_quota = nullptr;  // [sm_count] most workers at once (the plan's most resident blocks)
   ExecRecord* records = nullptr;        // one per entry
   std::int32_t* block_state = nullptr;  // one per logical block (BlockState)
   std::int32_t* saved_step = nullptr;   // one per block: the loop step a switched-out block resumes at
   float* saved_values = nullptr;        // values_per_thread floats per thread per block (switch), or null
   std::int32_t values_per_thread = 0;
+  // Blocks are claimed (block_state) only when a block can have several pieces (some entry stops): a plan with one
+  // entry per block, run to its end, needs neither the claim's atomics nor its memory fences.
+  std::int32_t claims = 0;
+  // Some entry has a gate: entries are taken by compare-and-swap after a look at the gate. Without gates a worker
+  // takes the next entry with one atomic add (fewer round trips to L2, no retries when workers of one SM collide).
+  std::int32_t gated = 0;
   std::int32_t threads = 0;
   std::int32_t sm_count = 0;
   // A stop for every worker at GPU time stop_at_ns (the preemption-latency experiment; ~0: none): workers take no

@@ -56,14 +56,14 @@ PieceOutcome piece_outcome(ExecOutcome o) {
 }  // namespace
 
 DeviceQueues::DeviceQueues(const LaunchQueues& q, std::int64_t blocks, int threads, int values_per_thread,
-                           bool save_space) {
+                           bool save_space, std::int32_t* shared_next, std::int32_t* shared_workers) {
   entries_ = q.entries.size();
   const auto sms = q.sm_quota.size();
   view_.entries = device_copy(q.entries, allocations_);
   view_.sm_begin = device_copy(q.sm_begin, allocations_);
   view_.sm_quota = device_copy(q.sm_quota, allocations_);
-  view_.sm_next = device_zeros<std::int32_t>(sms, allocations_);
-  view_.sm_workers = device_zeros<std::int32_t>(sms, allocations_);
+  view_.sm_next = shared_next ? shared_next : device_zeros<std::int32_t>(sms, allocations_);
+  view_.sm_workers = shared_workers ? shared_workers : device_zeros<std::int32_t>(sms, allocations_);
   view_.records = device_zeros<ExecRecord>(entries_, allocations_);
   view_.block_state = device_zeros<std::int32_t>(static_cast<std::size_t>(blocks), allocations_);
   view_.saved_step = device_zeros<std::int32_t>(static_cast<std::size_t>(blocks), allocations_);
@@ -73,6 +73,8 @@ DeviceQueues::DeviceQueues(const LaunchQueues& q, std::int64_t blocks, int threa
                                                  static_cast<std::size_t>(values_per_thread),
                                              allocations_);
   view_.threads = threads;
+  view_.claims = q.stops || save_space;
+  view_.gated = std::any_of(q.entries.begin(), q.entries.end(), [](const ExecEntry& e) { return e.gate_launch >= 0; });
   view_.sm_count = static_cast<std::int32_t>(sms);
 }
 
@@ -94,43 +96,72 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
   ExecutionResult result;
   result.grids.assign(n, 0);
   result.workers_per_sm.assign(n, 0);
+  const int sm_count = plan.sm_count;
+  const std::size_t sms = static_cast<std::size_t>(sm_count);
 
   struct Live {
     std::unique_ptr<DeviceQueues> queues;
-    cudaStream_t stream = nullptr;
-    cudaEvent_t done = nullptr;
-    std::int32_t* next_host = nullptr;  // pinned: the SMs' next-entry counters after the last grid
+    std::vector<cudaStream_t> streams;
+    std::vector<cudaEvent_t> done;  // per stream: its last grid ended
+    std::vector<bool> busy;
     enum { Waiting, Running, Finished } state = Waiting;
     int workers = 0;
-    std::int64_t consumed = -1;     // entries taken after the last grid
-    TimeNs retry_at = 0;            // host time before which no new grid is started
-    bool waiting_retry = false;
+    TimeNs last_grid = -1;
   };
   std::vector<Live> live(n);
+  // Every launch's next-entry counters, then every launch's live-worker counters, per SM: one allocation on the
+  // GPU (gates read them) and its pinned mirror on the host.
+  std::vector<void*> owned;
+  auto* counters = device_zeros<std::int32_t>(2 * n * sms, owned);
+  std::int32_t* mirror = nullptr;
+  cudaStream_t copier = nullptr;
+  cudaEvent_t copied = nullptr;
   struct Cleanup {
     std::vector<Live>& l;
+    std::vector<void*>& owned;
+    std::int32_t*& mirror;
+    cudaStream_t& copier;
+    cudaEvent_t& copied;
     ~Cleanup() {
       for (auto& x : l) {
-        if (x.done) cudaEventDestroy(x.done);
-        if (x.stream) cudaStreamDestroy(x.stream);
-        if (x.next_host) cudaFreeHost(x.next_host);
+        for (auto e : x.done) cudaEventDestroy(e);
+        for (auto st : x.streams) cudaStreamDestroy(st);
+        x.queues.reset();
       }
+      if (copied) cudaEventDestroy(copied);
+      if (copier) cudaStreamDestroy(copier);
+      if (mirror) cudaFreeHost(mirror);
+      for (void* p : owned) cudaFree(p);
     }
-  } cleanup{live};
+  } cleanup{live, owned, mirror, copier, copied};
+  GPUSCHED_CUDA(cudaMallocHost(&mirror, 2 * n * sms * sizeof(std::int32_t)));
+  std::fill(mirror, mirror + 2 * n * sms, 0);
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&copier, cudaStreamNonBlocking));
+  GPUSCHED_CUDA(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
+  auto next_of = [&](std::size_t l) { return mirror + l * sms; };
+  auto workers_of = [&](std::size_t l) { return mirror + (n + l) * sms; };
 
-  const int sm_count = plan.sm_count;
   for (std::size_t i = 0; i < n; ++i) {
     auto& x = live[i];
     const auto& l = launches[i];
-    x.queues = std::make_unique<DeviceQueues>(plan.launches[i], l.blocks, l.threads,
-                                              l.kernel->switch_values_per_thread());
-    GPUSCHED_CUDA(cudaStreamCreateWithFlags(&x.stream, cudaStreamNonBlocking));
-    GPUSCHED_CUDA(cudaEventCreateWithFlags(&x.done, cudaEventDisableTiming));
-    GPUSCHED_CUDA(cudaMallocHost(&x.next_host, sizeof(std::int32_t) * static_cast<std::size_t>(sm_count)));
-    x.workers = l.kernel->executor_occupancy(l.threads, 0);
+    const bool stops = plan.launches[i].stops;
+    x.queues = std::make_unique<DeviceQueues>(plan.launches[i], l.blocks, l.threads, l.kernel->switch_values_per_thread(),
+                                              false, counters + i * sms, counters + (n + i) * sms);
+    x.queues->view().all_next = counters;
+    x.queues->view().all_workers = counters + n * sms;
+    for (int s = 0; s < std::max(1, options.streams_per_launch); ++s) {
+      cudaStream_t st;
+      GPUSCHED_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+      x.streams.push_back(st);
+      cudaEvent_t e;
+      GPUSCHED_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      x.done.push_back(e);
+      x.busy.push_back(false);
+    }
+    x.workers = l.kernel->executor_occupancy(l.threads, 0, stops);
     if (x.workers < 1) throw LiveError(fmt::format("launch '{}': the executor's worker kernel cannot run", l.id));
     result.workers_per_sm[i] = x.workers;
-    if (plan.launches[i].stops && l.kernel->switch_values_per_thread() < 0)
+    if (stops && l.kernel->switch_values_per_thread() < 0)
       std::fprintf(stderr,
                    "gpusched-live: note: launch '%s' is preempted in the plan, but kernel %s has no safe point: its "
                    "pieces run to their end (drained)\n",
@@ -138,15 +169,40 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
   }
   GPUSCHED_CUDA(cudaDeviceSynchronize());
 
-  auto start_grid = [&](std::size_t i) {
+  // Starts a grid on a free stream of the launch; false when all are busy.
+  auto start_grid = [&](std::size_t i, TimeNs now) {
     auto& x = live[i];
-    GPUSCHED_CUDA(cudaMemsetAsync(x.queues->view().sm_workers, 0, sizeof(std::int32_t) * sm_count, x.stream));
-    launches[i].kernel->execute(x.queues->view(), x.workers * sm_count, 0, x.stream);
-    GPUSCHED_CUDA(cudaMemcpyAsync(x.next_host, x.queues->view().sm_next, sizeof(std::int32_t) * sm_count,
-                                  cudaMemcpyDeviceToHost, x.stream));
-    GPUSCHED_CUDA(cudaEventRecord(x.done, x.stream));
-    ++result.grids[i];
-    x.state = Live::Running;
+    for (std::size_t s = 0; s < x.streams.size(); ++s) {
+      if (x.busy[s]) continue;
+      launches[i].kernel->execute(x.queues->view(), x.workers * sm_count, 0, x.streams[s]);
+      GPUSCHED_CUDA(cudaEventRecord(x.done[s], x.streams[s]));
+      x.busy[s] = true;
+      x.last_grid = now;
+      ++result.grids[i];
+      x.state = Live::Running;
+      return true;
+    }
+    return false;
+  };
+  // Entries left on an SM whose next one can be taken now (its gate is open) and no live worker of the launch there.
+  auto needs_grid = [&](std::size_t i) {
+    const auto& lq = plan.launches[i];
+    const std::int32_t* next = next_of(i);
+    const std::int32_t* workers = workers_of(i);
+    for (std::size_t s = 0; s < sms; ++s) {
+      const std::int32_t count = lq.sm_begin[s + 1] - lq.sm_begin[s];
+      if (next[s] >= count || workers[s] > 0) continue;
+      const auto& e = lq.entries[static_cast<std::size_t>(lq.sm_begin[s] + next[s])];
+      if (e.gate_launch < 0 || next_of(static_cast<std::size_t>(e.gate_launch))[s] > e.gate_entry) return true;
+    }
+    return false;
+  };
+  auto all_taken = [&](std::size_t i) {
+    const auto& lq = plan.launches[i];
+    const std::int32_t* next = next_of(i);
+    for (std::size_t s = 0; s < sms; ++s)
+      if (next[s] < lq.sm_begin[s + 1] - lq.sm_begin[s]) return false;
+    return true;
   };
 
   const std::uint64_t origin = gpu_clock_now();
@@ -162,46 +218,53 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
       ++finished;
     }
   const auto limit_ns = static_cast<TimeNs>(options.timeout_s * 1e9);
+  bool copy_in_flight = false, fresh_copy = false;
   while (finished < n) {
     const TimeNs now = now_ns();
     if (now > limit_ns) exit_hung("the execution", options.timeout_s);
-    bool idle = true;
+    // The counters, copied back continuously: a copy is read once it has landed, and the next one started.
+    if (copy_in_flight) {
+      const cudaError_t q = cudaEventQuery(copied);
+      if (q == cudaSuccess) {
+        copy_in_flight = false;
+        fresh_copy = true;
+      } else if (q != cudaErrorNotReady) {
+        cuda_fail(q, "cudaEventQuery", __FILE__, __LINE__);
+      }
+    }
     for (std::size_t i = 0; i < n; ++i) {
       auto& x = live[i];
-      if (x.state == Live::Waiting && !x.waiting_retry) {
+      if (x.state == Live::Finished) continue;
+      for (std::size_t s = 0; s < x.streams.size(); ++s) {
+        if (!x.busy[s]) continue;
+        const cudaError_t q = cudaEventQuery(x.done[s]);
+        if (q == cudaSuccess) x.busy[s] = false;
+        else if (q != cudaErrorNotReady) cuda_fail(q, "cudaEventQuery", __FILE__, __LINE__);
+      }
+      if (x.state == Live::Waiting) {
         if (launches[i].arrival > now) continue;
         bool ready = true;
         for (const std::size_t p : launches[i].predecessors) ready &= live[p].state == Live::Finished;
-        if (!ready) continue;
-        start_grid(i);
-        idle = false;
-      } else if (x.state == Live::Waiting && x.waiting_retry && now >= x.retry_at) {
-        x.waiting_retry = false;
-        start_grid(i);
-        idle = false;
-      } else if (x.state == Live::Running) {
-        const cudaError_t q = cudaEventQuery(x.done);
-        if (q == cudaErrorNotReady) continue;
-        if (q != cudaSuccess) cuda_fail(q, "cudaEventQuery", __FILE__, __LINE__);
-        idle = false;
-        const auto& lq = plan.launches[i];
-        std::int64_t consumed = 0;
-        for (int s = 0; s < sm_count; ++s)
-          consumed += std::min(x.next_host[s], lq.sm_begin[static_cast<std::size_t>(s) + 1] - lq.sm_begin[static_cast<std::size_t>(s)]);
-        if (consumed == static_cast<std::int64_t>(lq.entries.size())) {
+        if (ready) start_grid(i, now);
+        continue;
+      }
+      if (!fresh_copy) continue;
+      const bool idle = std::none_of(x.busy.begin(), x.busy.end(), [](bool b) { return b; });
+      if (all_taken(i)) {
+        if (idle) {  // every entry taken and every grid ended: its pieces have all ended
           x.state = Live::Finished;
           ++finished;
-        } else if (consumed == x.consumed) {  // the last grid took nothing: its SMs were full; wait a little
-          x.state = Live::Waiting;
-          x.waiting_retry = true;
-          x.retry_at = now + options.retry_wait_ns;
-        } else {
-          x.consumed = consumed;
-          start_grid(i);
         }
+      } else if (needs_grid(i) && now - x.last_grid >= options.regrid_wait_ns) {
+        start_grid(i, now);
       }
     }
-    if (idle) std::this_thread::yield();
+    if (fresh_copy) fresh_copy = false;
+    if (!copy_in_flight) {
+      GPUSCHED_CUDA(cudaMemcpyAsync(mirror, counters, 2 * n * sms * sizeof(std::int32_t), cudaMemcpyDeviceToHost, copier));
+      GPUSCHED_CUDA(cudaEventRecord(copied, copier));
+      copy_in_flight = true;
+    }
   }
   result.wall_ns = now_ns();
   GPUSCHED_CUDA(cudaDeviceSynchronize());

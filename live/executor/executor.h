@@ -22,7 +22,10 @@ class DeviceQueues {
  public:
   // Space for saved values is allocated when a queue entry switches out, or with `save_space` (a stop of every
   // worker that switches blocks out).
-  DeviceQueues(const LaunchQueues& q, std::int64_t blocks, int threads, int values_per_thread, bool save_space = false);
+  // `shared_next`/`shared_workers`: where this launch's per-SM counters live in arrays every launch's workers read
+  // (gates); null: allocated here.
+  DeviceQueues(const LaunchQueues& q, std::int64_t blocks, int threads, int values_per_thread, bool save_space = false,
+               std::int32_t* shared_next = nullptr, std::int32_t* shared_workers = nullptr);
   ~DeviceQueues();
   DeviceQueues(const DeviceQueues&) = delete;
   DeviceQueues& operator=(const DeviceQueues&) = delete;
@@ -48,8 +51,9 @@ struct ExecLaunch {
 };
 
 struct ExecutorOptions {
-  double timeout_s = 60;  // watchdog: the whole execution; past it the process ends (exit 1)
-  TimeNs retry_wait_ns = 20000;  // before another grid of a launch whose last grid took nothing
+  double timeout_s = 60;         // watchdog: the whole execution; past it the process ends (exit 1)
+  TimeNs regrid_wait_ns = 20000;  // least time between two grids of one launch
+  int streams_per_launch = 4;    // grids of one launch that may be in flight at once
 };
 
 struct ExecutionResult {
@@ -61,6 +65,9 @@ struct ExecutionResult {
   TimeNs wall_ns = 0;            // host time of the whole execution
 };
 
+// Grids: a launch's first grid is started at its release. While it has entries left, the host watches every
+// launch's per-SM counters (copied back continuously); a launch with an SM whose next entry can be taken (its gate is
+// open) and no live worker there gets another grid (at most one per regrid_wait_ns, on a free one of its streams).
 // The origin is a %globaltimer stamp taken just before the first launch is released; a launch is released on
 // the host when its arrival (from the origin) has passed and its predecessors have finished. Throws LiveError on a
 // CUDA error; ends the process (exit 1) when the execution outlives the watchdog.

@@ -33,6 +33,44 @@ std::int32_t most_at_once(std::vector<std::pair<TimeNs, int>>& events) {
   return most;
 }
 
+// Per SM, the plan's pieces of every launch in the order they started; each entry's gate is the last piece of
+// another launch before it in that order (its launch and its position in that launch's queue on the SM).
+void add_gates(ExecutionPlan& out, const Schedule& plan) {
+  struct Ref {
+    TimeNs start, end;
+    std::int32_t launch, block;
+    std::int32_t entry;  // position in its launch's queue on this SM
+  };
+  std::vector<std::vector<Ref>> per_sm(static_cast<std::size_t>(out.sm_count));
+  for (std::size_t l = 0; l < out.launches.size(); ++l) {
+    const auto& q = out.launches[l];
+    for (int sm = 0; sm < out.sm_count; ++sm)
+      for (std::int32_t e = q.sm_begin[static_cast<std::size_t>(sm)]; e < q.sm_begin[static_cast<std::size_t>(sm) + 1]; ++e) {
+        const auto& p = plan.pieces[q.plan_piece[static_cast<std::size_t>(e)]];
+        per_sm[static_cast<std::size_t>(sm)].push_back(
+            {p.start, p.end, static_cast<std::int32_t>(l), p.block, e - q.sm_begin[static_cast<std::size_t>(sm)]});
+      }
+  }
+  for (int sm = 0; sm < out.sm_count; ++sm) {
+    auto& refs = per_sm[static_cast<std::size_t>(sm)];
+    std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
+      return std::tie(a.start, a.end, a.launch, a.block) < std::tie(b.start, b.end, b.launch, b.block);
+    });
+    // The last piece seen of each of the two most recent launches: the gate of a piece is the latest piece of a
+    // launch other than its own.
+    Ref last{0, 0, -1, 0, -1}, last_other{0, 0, -1, 0, -1};
+    for (const auto& r : refs) {
+      const Ref& gate = last.launch != r.launch ? last : last_other;
+      auto& entry = out.launches[static_cast<std::size_t>(r.launch)]
+                        .entries[static_cast<std::size_t>(out.launches[static_cast<std::size_t>(r.launch)].sm_begin[static_cast<std::size_t>(sm)] + r.entry)];
+      entry.gate_launch = gate.launch;
+      entry.gate_entry = gate.launch >= 0 ? gate.entry : -1;
+      if (r.launch != last.launch) last_other = last;
+      last = r;
+    }
+  }
+}
+
 }  // namespace
 
 ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, int sm_count) {
@@ -83,6 +121,7 @@ ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, i
     }
     q.sm_begin[static_cast<std::size_t>(sm_count)] = static_cast<std::int32_t>(q.entries.size());
   }
+  add_gates(out, plan);
   return out;
 }
 

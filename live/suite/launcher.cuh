@@ -5,7 +5,6 @@
 #include <cuda_runtime.h>
 
 #include "live/cuda_check.h"
-#include "live/executor/exec_device.cuh"
 #include "live/suite/device_clock.cuh"
 #include "live/suite/suite.h"
 
@@ -25,6 +24,12 @@ struct BlockContext {
   __device__ static constexpr bool should_stop(int) { return false; }
   __device__ static constexpr void save(int, float) {}
 };
+
+}  // namespace gpusched::live
+
+#include "live/executor/exec_device.cuh"
+
+namespace gpusched::live {
 
 template <class Body>
 __global__ void instrumented_kernel(typename Body::Args args, int offset, DeviceBlockRecord* records) {
@@ -133,18 +138,22 @@ class SuiteKernelBase : public SuiteKernel {
     GPUSCHED_CUDA(cudaGetLastError());
   }
   void execute(const ExecQueues& q, int workers, int dynamic_smem, void* stream) override {
-    executor_kernel<Body><<<workers, q.threads, dynamic_smem, static_cast<cudaStream_t>(stream)>>>(args_, q);
+    const auto st = static_cast<cudaStream_t>(stream);
+    if (q.claims || q.stop_kind != static_cast<int>(EntryKind::Run))
+      executor_kernel<Body, true><<<workers, q.threads, dynamic_smem, st>>>(args_, q);
+    else
+      executor_kernel<Body, false><<<workers, q.threads, dynamic_smem, st>>>(args_, q);
     GPUSCHED_CUDA(cudaGetLastError());
   }
   KernelAttributes executor_attributes() const override {
     cudaFuncAttributes a{};
-    GPUSCHED_CUDA(cudaFuncGetAttributes(&a, executor_kernel<Body>));
+    GPUSCHED_CUDA(cudaFuncGetAttributes(&a, executor_kernel<Body, true>));
     return {a.numRegs, static_cast<int>(a.sharedSizeBytes), a.maxThreadsPerBlock, static_cast<int>(a.localSizeBytes)};
   }
-  int executor_occupancy(int threads, int dynamic_smem) const override {
+  int executor_occupancy(int threads, int dynamic_smem, bool stops) const override {
     int n = 0;
-    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, executor_kernel<Body>, threads,
-                                                                static_cast<size_t>(dynamic_smem)));
+    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &n, stops ? executor_kernel<Body, true> : executor_kernel<Body, false>, threads, static_cast<size_t>(dynamic_smem)));
     return n;
   }
   KernelAttributes attributes() const override {
@@ -166,7 +175,8 @@ class SuiteKernelBase : public SuiteKernel {
     allow_dynamic_smem_of(instrumented_kernel_last_warp<Body>, bytes);
     allow_dynamic_smem_of(instrumented_kernel_per_warp<Body>, bytes);
     allow_dynamic_smem_of(plain_kernel<Body>, bytes);
-    allow_dynamic_smem_of(executor_kernel<Body>, bytes);
+    allow_dynamic_smem_of(executor_kernel<Body, true>, bytes);
+    allow_dynamic_smem_of(executor_kernel<Body, false>, bytes);
   }
 
  protected:

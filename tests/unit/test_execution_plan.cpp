@@ -1,0 +1,130 @@
+// The executor's plan (live/executor/plan.h) and measured runs (live/executor/measured_run.h), by hand: no GPU.
+#include <gtest/gtest.h>
+
+#include "live/executor/measured_run.h"
+#include "live/executor/plan.h"
+#include "test_helpers.h"
+
+using namespace gpusched;
+using namespace gpusched::live;
+using namespace gpusched::test;
+
+namespace {
+
+BlockPiece piece(TimeNs start, TimeNs end, int launch, int block, int sm, PieceOutcome o = PieceOutcome::Completed) {
+  return {start, end, launch, block, 0, static_cast<std::int16_t>(sm), o};
+}
+
+}  // namespace
+
+// Two launches on two SMs. SM 0: A0 [0,10), A1 [0,10), B0 [5,15), A2 [10,20), B1 [12,30): A has at most 2 resident,
+// B at most 2 (B0 and B1 overlap on [12,15)). SM 1: A3 [0,8) flushed, A3 again [8,18).
+TEST(ExecutionPlan, QueuesInStartOrderWithQuotasKindsAndGates) {
+  Schedule s;
+  s.pieces = {piece(0, 10, 0, 0, 0),  piece(0, 10, 0, 1, 0),  piece(5, 15, 1, 0, 0),
+              piece(10, 20, 0, 2, 0), piece(12, 30, 1, 1, 0), piece(0, 8, 0, 3, 1, PieceOutcome::Flushed),
+              piece(8, 18, 0, 3, 1)};
+  const auto plan = build_execution_plan(s, 2, 2);
+  ASSERT_EQ(plan.launches.size(), 2u);
+  const auto& a = plan.launches[0];
+  // A's queue: SM 0 holds blocks 0, 1, 2 (start order, ties by end then block), SM 1 block 3 twice.
+  ASSERT_EQ(a.sm_begin, (std::vector<std::int32_t>{0, 3, 5}));
+  EXPECT_EQ(a.entries[0].block, 0);
+  EXPECT_EQ(a.entries[1].block, 1);
+  EXPECT_EQ(a.entries[2].block, 2);
+  EXPECT_EQ(a.entries[3].block, 3);
+  EXPECT_EQ(a.entries[3].kind, static_cast<int>(EntryKind::Flush));
+  EXPECT_EQ(a.entries[3].budget_ns, 8);  // the flushed piece ran 8 ns in the plan
+  EXPECT_EQ(a.entries[4].kind, static_cast<int>(EntryKind::Run));
+  // Quotas: SM 0 has A0 and A1 together (A2 starts at 10 when both ended: an end closes before a start opens) = 2;
+  // SM 1 one at a time.
+  EXPECT_EQ(a.sm_quota, (std::vector<std::int32_t>{2, 1}));
+  EXPECT_TRUE(a.stops);
+  EXPECT_FALSE(a.switches);
+  const auto& b = plan.launches[1];
+  ASSERT_EQ(b.sm_begin, (std::vector<std::int32_t>{0, 2, 2}));
+  EXPECT_EQ(b.sm_quota, (std::vector<std::int32_t>{2, 0}));
+  // Gates on SM 0, start order A0 A1 B0 A2 B1: A0 and A1 have none; B0 waits for A1 (A's entry 1); A2 for B0 (B's
+  // entry 0); B1 for A2 (A's entry 2).
+  EXPECT_EQ(a.entries[0].gate_launch, -1);
+  EXPECT_EQ(a.entries[1].gate_launch, -1);
+  EXPECT_EQ(b.entries[0].gate_launch, 0);
+  EXPECT_EQ(b.entries[0].gate_entry, 1);
+  EXPECT_EQ(a.entries[2].gate_launch, 1);
+  EXPECT_EQ(a.entries[2].gate_entry, 0);
+  EXPECT_EQ(b.entries[1].gate_launch, 0);
+  EXPECT_EQ(b.entries[1].gate_entry, 2);
+  // SM 1 has only A: no gates.
+  EXPECT_EQ(a.entries[3].gate_launch, -1);
+  EXPECT_EQ(a.entries[4].gate_launch, -1);
+}
+
+TEST(ExecutionPlan, RefusesOtherGpusAndMissingSms) {
+  Schedule s;
+  s.pieces = {piece(0, 1, 0, 0, 0)};
+  s.pieces[0].gpu = 1;
+  EXPECT_THROW(build_execution_plan(s, 1, 4), std::invalid_argument);
+  s.pieces[0].gpu = 0;
+  s.pieces[0].sm = 4;
+  EXPECT_THROW(build_execution_plan(s, 1, 4), std::invalid_argument);
+  s.pieces[0].sm = 0;
+  s.pieces[0].launch = 1;
+  EXPECT_THROW(build_execution_plan(s, 1, 4), std::invalid_argument);
+}
+
+TEST(ExecutionPlan, AloneQueuesDealBlocksRoundRobin) {
+  const auto q = alone_queues(5, 2, 3, EntryKind::Switch);
+  ASSERT_EQ(q.sm_begin, (std::vector<std::int32_t>{0, 3, 5}));  // SM 0: 0 2 4, SM 1: 1 3
+  EXPECT_EQ(q.entries[1].block, 2);
+  EXPECT_EQ(q.entries[3].block, 1);
+  EXPECT_EQ(q.sm_quota, (std::vector<std::int32_t>{3, 3}));
+  EXPECT_TRUE(q.switches);
+}
+
+// Measured pieces of two launches, B depending on A. A arrives at 0: blocks [10,110) and [20,150); B arrives at 50
+// but is released when A finishes at 150: blocks [160,200) [160,260). Alone: A 100, B 80.
+// A: turnaround 150 - 0 = 150, slowdown 1.5; B: release 150, finish 260, turnaround 110, slowdown 110/80 = 1.375.
+// STP = 1/1.5 + 1/1.375 = 0.6667 + 0.7273 = 1.3939; ANTT = (1.5 + 1.375) / 2 = 1.4375; makespan = 260 - 0.
+// Busy: SM 0 [10,110) [160,200) = 140, SM 1 [20,150) [160,260) = 230: (140 + 230) / (2 SMs x 260) = 0.7115.
+TEST(MeasuredRun, MetricsFromMeasuredPiecesByHand) {
+  auto ka = kernel("a", 2, 128, {100});
+  auto kb = kernel("b", 2, 128, {80});
+  auto w = make_workload("w", {ka, kb}, {launch("A", 0, 0), launch("B", 1, 50, {0})});
+  GpuSpec gpu = gpu_with_sms("h100", 2);
+  RunResult predicted;
+  predicted.policy = "fifo";
+  predicted.launches.resize(2);
+  predicted.metrics.bound_area = 120;
+  Schedule m;
+  m.pieces = {piece(10, 110, 0, 0, 0), piece(20, 150, 0, 1, 1), piece(160, 200, 1, 0, 0), piece(160, 260, 1, 1, 1)};
+  const auto r = measured_run(w, gpu, m, {100, 80}, predicted);
+  ASSERT_EQ(r.launches.size(), 2u);
+  EXPECT_EQ(r.launches[0].turnaround, 150);
+  EXPECT_EQ(r.launches[1].release, 150);
+  EXPECT_EQ(r.launches[1].turnaround, 110);
+  EXPECT_EQ(r.launches[1].first_dispatch, 160);
+  EXPECT_NEAR(r.metrics.stp, 1.0 / 1.5 + 80.0 / 110.0, 1e-9);
+  EXPECT_NEAR(r.metrics.antt, (1.5 + 110.0 / 80.0) / 2, 1e-9);
+  EXPECT_EQ(r.metrics.makespan, 260);
+  EXPECT_NEAR(r.metrics.sm_utilization, 370.0 / 520.0, 1e-9);
+  EXPECT_EQ(r.metrics.bound_area, 120);  // the prediction's
+  EXPECT_EQ(r.schedule.pieces.size(), 4u);
+}
+
+// A flushed piece is wasted work and a preemption; a launch with no piece that ran to its end is an error.
+TEST(MeasuredRun, FlushedPiecesAndMissingLaunches) {
+  auto ka = kernel("a", 1, 128, {100});
+  auto w = make_workload("w", {ka}, {launch("A", 0, 0)});
+  GpuSpec gpu = gpu_with_sms("h100", 1);
+  RunResult predicted;
+  predicted.launches.resize(1);
+  Schedule m;
+  m.pieces = {piece(0, 30, 0, 0, 0, PieceOutcome::Flushed), piece(40, 140, 0, 0, 0)};
+  const auto r = measured_run(w, gpu, m, {100}, predicted);
+  EXPECT_EQ(r.metrics.preemptions, 1);
+  EXPECT_EQ(r.metrics.wasted_work, 30);
+  Schedule only_flushed;
+  only_flushed.pieces = {piece(0, 30, 0, 0, 0, PieceOutcome::Flushed)};
+  EXPECT_THROW(measured_run(w, gpu, only_flushed, {100}, predicted), std::invalid_argument);
+  EXPECT_THROW(measured_run(w, gpu, m, {}, predicted), std::invalid_argument);
+}
