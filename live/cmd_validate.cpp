@@ -33,6 +33,7 @@ struct ValidateArgs {
   double timeout_s = 60;
   int alone_repeats = 11;
   bool per_launch = false, any_gpu = false;
+  std::string inject_fault;
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -117,6 +118,7 @@ int validate_command(const ValidateArgs& a) {
   fmt::print("\n{:<16} {:<14} {:>5} {:>5} {:>11} {:>11} {:>9} {:>8} {:>8} {:>9} {:>7} {:>6}\n", "policy",
              "interference", "pred", "live", "makespan", "measured", "mk err", "STP err", "ANTT err", "|turn err|",
              "blk KS", "grids");
+  int executions = 0;
   for (const auto& model : models) {
     for (const auto& policy : policies) {
       sim::RunOptions o;
@@ -133,6 +135,8 @@ int validate_command(const ValidateArgs& a) {
       auto live_info = info;
       live_info.mode = "live";
       live_info.started_at = store::utc_now_iso8601();
+      // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
+      eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
       ExecutionResult ex = execute_plan(plan, exec, eo);
       live_info.finished_at = store::utc_now_iso8601();
       RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
@@ -184,6 +188,8 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--alone-repeats", a->alone_repeats, "Launches timed for each kernel's time alone (median)");
   cmd->add_flag("--per-launch", a->per_launch, "Print every launch's turnaround against its prediction");
   cmd->add_flag("--any-gpu", a->any_gpu, "Run on a GPU other than the workload's when the SM counts agree");
+  cmd->add_option("--inject-fault", a->inject_fault,
+                  "Test the error paths: the second execution's first worker hangs or faults (hang, error)");
   cmd->callback([a, &result] { result = validate_command(*a); });
 }
 

@@ -168,6 +168,11 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
                    l.id.c_str(), l.kernel->name().c_str());
   }
   GPUSCHED_CUDA(cudaDeviceSynchronize());
+  if (!options.inject_fault.empty()) {
+    if (options.inject_fault != "hang" && options.inject_fault != "error")
+      throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
+    for (auto& x : live) x.queues->view().inject_fault = options.inject_fault == "hang" ? 1 : 2;
+  }
 
   // Starts a grid on a free stream of the launch; false when all are busy.
   auto start_grid = [&](std::size_t i, TimeNs now) {
@@ -175,6 +180,7 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     for (std::size_t s = 0; s < x.streams.size(); ++s) {
       if (x.busy[s]) continue;
       launches[i].kernel->execute(x.queues->view(), x.workers * sm_count, 0, x.streams[s]);
+      x.queues->view().inject_fault = 0;  // the first grid only
       GPUSCHED_CUDA(cudaEventRecord(x.done[s], x.streams[s]));
       x.busy[s] = true;
       x.last_grid = now;
