@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "core/content_hash.h"
@@ -119,6 +120,7 @@ int validate_command(const ValidateArgs& a) {
              "interference", "pred", "live", "makespan", "measured", "mk err", "STP err", "ANTT err", "|turn err|",
              "blk KS", "grids");
   int executions = 0;
+  std::set<std::string> notes;
   for (const auto& model : models) {
     for (const auto& policy : policies) {
       sim::RunOptions o;
@@ -159,11 +161,13 @@ int validate_command(const ValidateArgs& a) {
                  pct(c.antt_error), fmt::format("{:.1f}%", 100 * c.mean_abs_turnaround_error),
                  c.block_time_ks ? fmt::format("{:.3f}", *c.block_time_ks) : "-", grids);
       if (a.per_launch) fmt::print("{}\n", store::format_comparison(live_record, predicted_record, c));
+      notes.insert(ex.notes.begin(), ex.notes.end());
       if (ex.skipped)
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
                    ex.skipped);
     }
   }
+  for (const auto& n : notes) fmt::print("note: {}\n", n);
   fmt::print("\nerrors are (live - predicted) / predicted; |turn err|: mean over launches of the turnaround's; blk KS: "
              "Kolmogorov-Smirnov statistic of the block-time distributions; stored in {} (gpusched compare DB LIVE "
              "PREDICTED for one pair in full)\n",

@@ -162,10 +162,9 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     if (x.workers < 1) throw LiveError(fmt::format("launch '{}': the executor's worker kernel cannot run", l.id));
     result.workers_per_sm[i] = x.workers;
     if (stops && l.kernel->switch_values_per_thread() < 0)
-      std::fprintf(stderr,
-                   "gpusched-live: note: launch '%s' is preempted in the plan, but kernel %s has no safe point: its "
-                   "pieces run to their end (drained)\n",
-                   l.id.c_str(), l.kernel->name().c_str());
+      result.notes.push_back(fmt::format(
+          "kernel {} has no safe point: where a plan flushes, switches out or kills its blocks, they run to their end",
+          l.kernel->name()));
   }
   GPUSCHED_CUDA(cudaDeviceSynchronize());
   if (!options.inject_fault.empty()) {
