@@ -1,10 +1,10 @@
 // gpusched-live overhead: one kernel alone under the executor against its plain launch (docs/performance.md).
 // Each repeat times a batch of back-to-back launches (about 2 ms worth, as the recording's cost measurement):
 // plain launches, or executor grids each with its own fresh queues (so no reset sits between them).
-#include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <memory>
 
@@ -43,8 +43,8 @@ int overhead_command(const OverheadArgs& a) {
   cudaEvent_t e0, e1;
   GPUSCHED_CUDA(cudaEventCreate(&e0));
   GPUSCHED_CUDA(cudaEventCreate(&e1));
-  fmt::print("{:<13} {:>7} {:>9} {:>9} {:>11} {:>11} {:>9} {:>6}\n", "kernel", "blocks", "plain/SM", "exec/SM",
-             "plain", "executor", "overhead", "batch");
+  fmt::print("{:<13} {:>7} {:>9} {:>9} {:>11} {:>11} {:>9} {:>6}\n", "kernel", "blocks", "plain/SM", "exec/SM", "plain",
+             "executor", "overhead", "batch");
   double worst = 0;
   for (const auto& name : names) {
     auto k = make_suite_kernel(name);
@@ -55,8 +55,10 @@ int overhead_command(const OverheadArgs& a) {
     auto time_batch = [&](bool executor, int n, std::vector<std::unique_ptr<DeviceQueues>>* fresh) {
       GPUSCHED_CUDA(cudaEventRecord(e0, stream));
       for (int j = 0; j < n; ++j) {
-        if (executor) k->execute((*fresh)[static_cast<std::size_t>(j)]->view(), exec_res * sms, 0, stream);
-        else k->launch(shape, 0, nullptr, stream);
+        if (executor)
+          k->execute((*fresh)[static_cast<std::size_t>(j)]->view(), exec_res * sms, 0, stream);
+        else
+          k->launch(shape, 0, nullptr, stream);
       }
       GPUSCHED_CUDA(cudaEventRecord(e1, stream));
       wait_for(stream, a.timeout_s, k->name());
@@ -70,9 +72,11 @@ int overhead_command(const OverheadArgs& a) {
     for (int i = 0; i < a.repeats; ++i) {
       std::vector<std::unique_ptr<DeviceQueues>> fresh;  // allocated outside the timed batch
       for (int j = 0; j < batch; ++j)
-        fresh.push_back(std::make_unique<DeviceQueues>(queues, shape.blocks, shape.threads, k->switch_values_per_thread()));
+        fresh.push_back(
+            std::make_unique<DeviceQueues>(queues, shape.blocks, shape.threads, k->switch_values_per_thread()));
       GPUSCHED_CUDA(cudaDeviceSynchronize());
-      for (bool executor : {i % 2 == 1, i % 2 == 0}) (executor ? exec : plain).push_back(time_batch(executor, batch, &fresh));
+      for (bool executor : {i % 2 == 1, i % 2 == 0})
+        (executor ? exec : plain).push_back(time_batch(executor, batch, &fresh));
       // Every block ran: each SM's queue was emptied by the workers (a grid whose workers missed an SM would not).
       for (const auto& q : fresh) {
         const auto records = q->records();
@@ -83,8 +87,8 @@ int overhead_command(const OverheadArgs& a) {
     }
     const double overhead = median(exec) / median(plain) - 1.0;
     worst = std::max(worst, overhead);
-    fmt::print("{:<13} {:>7} {:>9} {:>9} {:>9.4f}ms {:>9.4f}ms {:>+8.2f}% {:>6}\n", name, shape.blocks, plain_res, exec_res,
-               median(plain), median(exec), 100 * overhead, batch);
+    fmt::print("{:<13} {:>7} {:>9} {:>9} {:>9.4f}ms {:>9.4f}ms {:>+8.2f}% {:>6}\n", name, shape.blocks, plain_res,
+               exec_res, median(plain), median(exec), 100 * overhead, batch);
   }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);

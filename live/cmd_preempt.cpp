@@ -5,10 +5,10 @@
 // from that moment to its last worker's exit. Beside it, Chimera's estimates (seed 003, Figure 2) for the same
 // kernel: switch = the SM's resident contexts over its share of DRAM bandwidth, drain = the mean block time x
 // R / (R + 1) (the last of R blocks at uniformly random progress), flush = 0.
-#include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <memory>
 
@@ -118,22 +118,23 @@ int preempt_command(const PreemptArgs& a) {
       throw std::invalid_argument("--technique expects drain, flush or switch, found \"" + t + "\"");
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  fmt::print("{:<13} {:>3} {:>11} {:>11} | {:<7} {:>11} {:>11} {:>5} {:>7} | {:>12}\n", "kernel", "R", "block",
-             "alone", "stop", "median SM", "max SM", "SMs", "stopped", "Chimera est.");
+  fmt::print("{:<13} {:>3} {:>11} {:>11} | {:<7} {:>11} {:>11} {:>5} {:>7} | {:>12}\n", "kernel", "R", "block", "alone",
+             "stop", "median SM", "max SM", "SMs", "stopped", "Chimera est.");
   for (const auto& name : names) {
     auto k = make_suite_kernel(name);
     k->setup(a.size, 1);
     const LaunchShape shape = k->shape(a.size);
     // Workers per SM: the variant with safe points (flush, switch) may have fewer than the one without (drain).
-    const int r = k->executor_occupancy(shape.threads, 0, false), r_stops = k->executor_occupancy(shape.threads, 0, true);
+    const int r = k->executor_occupancy(shape.threads, 0, false),
+              r_stops = k->executor_occupancy(shape.threads, 0, true);
     const auto queues = alone_queues(shape.blocks, sms, r), queues_stops = alone_queues(shape.blocks, sms, r_stops);
     TimeNs alone = 0;
     double block_ns = 0;
     run_with_stop(*k, shape, queues, r, sms, EntryKind::Run, -1, a.timeout_s, stream, &alone, &block_ns);  // warm-up
     run_with_stop(*k, shape, queues, r, sms, EntryKind::Run, -1, a.timeout_s, stream, &alone, &block_ns);
     const auto attrs = k->attributes();
-    const double context = static_cast<double>(default_context_bytes(attrs.registers_per_thread, shape.threads,
-                                                                     attrs.static_smem + shape.dynamic_smem));
+    const double context = static_cast<double>(
+        default_context_bytes(attrs.registers_per_thread, shape.threads, attrs.static_smem + shape.dynamic_smem));
     const double sm_bytes_per_ns = gpu.dram_bandwidth_gbps / sms;  // GB/s = bytes per ns
     for (const auto& t : a.techniques) {
       const EntryKind kind = t == "drain" ? EntryKind::Run : t == "flush" ? EntryKind::Flush : EntryKind::Switch;
@@ -153,8 +154,8 @@ int preempt_command(const PreemptArgs& a) {
         // The stop comes at `at` of the kernel's time alone from the origin stamp (the grid starts a few
         // microseconds after it).
         const bool stops = kind != EntryKind::Run;
-        const auto s = run_with_stop(*k, shape, stops ? queues_stops : queues, stops ? r_stops : r, sms, kind, static_cast<TimeNs>(a.at * static_cast<double>(alone)),
-                                     a.timeout_s, stream);
+        const auto s = run_with_stop(*k, shape, stops ? queues_stops : queues, stops ? r_stops : r, sms, kind,
+                                     static_cast<TimeNs>(a.at * static_cast<double>(alone)), a.timeout_s, stream);
         med.push_back(s.median_sm_ns);
         mx.push_back(s.max_sm_ns);
         busy += s.busy_sms;
@@ -162,14 +163,16 @@ int preempt_command(const PreemptArgs& a) {
       }
       fmt::print("{:<13} {:>3} {:>11} {:>11} | {:<7} {:>11} {:>11} {:>5} {:>7} | {:>12}\n", name, r,
                  format_duration(static_cast<TimeNs>(block_ns)), format_duration(alone), t,
-                 format_duration(static_cast<TimeNs>(median_of(med))), format_duration(static_cast<TimeNs>(median_of(mx))),
-                 busy / a.repeats, stopped / a.repeats, format_duration(static_cast<TimeNs>(estimate)));
+                 format_duration(static_cast<TimeNs>(median_of(med))),
+                 format_duration(static_cast<TimeNs>(median_of(mx))), busy / a.repeats, stopped / a.repeats,
+                 format_duration(static_cast<TimeNs>(estimate)));
     }
   }
   cudaStreamDestroy(stream);
-  fmt::print("size {}, stop at {:.2f} of the kernel's time alone, median of {} repeats; R: worker blocks per SM; SMs: "
-             "SMs busy at the stop; stopped: blocks flushed or switched out\n",
-             a.size, a.at, a.repeats);
+  fmt::print(
+      "size {}, stop at {:.2f} of the kernel's time alone, median of {} repeats; R: worker blocks per SM; SMs: "
+      "SMs busy at the stop; stopped: blocks flushed or switched out\n",
+      a.size, a.at, a.repeats);
   return 0;
 }
 

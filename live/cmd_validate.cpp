@@ -1,9 +1,9 @@
 // gpusched-live validate: predict a workload under each policy and interference model, carry the prediction out
 // on the GPU with the executor, store both (the live run linked to its prediction) and report how far apart they
 // are (docs/validation.md).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <memory>
 #include <set>
@@ -57,7 +57,9 @@ std::vector<std::string> model_names(const std::vector<std::string>& asked) {
   return out;
 }
 
-std::string pct(double x) { return std::isfinite(x) ? fmt::format("{:+.1f}%", 100 * x) : "inf"; }
+std::string pct(double x) {
+  return std::isfinite(x) ? fmt::format("{:+.1f}%", 100 * x) : "inf";
+}
 
 int validate_command(const ValidateArgs& a) {
   Warnings warnings;
@@ -66,8 +68,8 @@ int validate_command(const ValidateArgs& a) {
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
   if (w.gpu_count != 1)
-    throw std::invalid_argument(fmt::format("{}: the workload runs on {} GPUs; the executor drives one", a.workload,
-                                            w.gpu_count));
+    throw std::invalid_argument(
+        fmt::format("{}: the workload runs on {} GPUs; the executor drives one", a.workload, w.gpu_count));
   sim::check_runnable(w, gpu);
   const auto policies = a.policies == "all" ? sim::all_policy_names() : split_list(a.policies);
   const auto models = model_names(a.models);
@@ -96,8 +98,8 @@ int validate_command(const ValidateArgs& a) {
   for (std::size_t k = 0; k < w.kernels.size(); ++k) {
     auto& sk = *suite.kernels[k];
     alone_of_kernel.push_back(time_alone(sk, sk.shape(suite.sizes[k]), a.alone_repeats, a.timeout_s));
-    fmt::print("alone: {:<16} {} (median of {} launches)\n", w.kernels[k]->name, format_duration(alone_of_kernel.back()),
-               a.alone_repeats);
+    fmt::print("alone: {:<16} {} (median of {} launches)\n", w.kernels[k]->name,
+               format_duration(alone_of_kernel.back()), a.alone_repeats);
   }
   std::vector<TimeNs> alone(w.launches.size());
   std::vector<ExecLaunch> exec(w.launches.size());
@@ -168,10 +170,11 @@ int validate_command(const ValidateArgs& a) {
     }
   }
   for (const auto& n : notes) fmt::print("note: {}\n", n);
-  fmt::print("\nerrors are (live - predicted) / predicted; |turn err|: mean over launches of the turnaround's; blk KS: "
-             "Kolmogorov-Smirnov statistic of the block-time distributions; stored in {} (gpusched compare DB LIVE "
-             "PREDICTED for one pair in full)\n",
-             a.db);
+  fmt::print(
+      "\nerrors are (live - predicted) / predicted; |turn err|: mean over launches of the turnaround's; blk KS: "
+      "Kolmogorov-Smirnov statistic of the block-time distributions; stored in {} (gpusched compare DB LIVE "
+      "PREDICTED for one pair in full)\n",
+      a.db);
   return 0;
 }
 

@@ -5,10 +5,10 @@
 // executed on the GPU and compared), preempt (drain/flush/switch latency), overhead (the executor's cost).
 // docs/live.md, docs/validation.md.
 // Exit codes: 0 success, 1 a CUDA or GPU failure (no GPU, an error, a time-out), 2 bad input, 3 a check failed.
-#include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -37,11 +37,12 @@ void devices_command() {
   for (const auto& d : list_devices()) {
     fmt::print("device {}: {} (compute {}.{}), driver {}, runtime {}\n", d.index, d.name, d.spec.compute_major,
                d.spec.compute_minor, d.driver, d.runtime);
-    fmt::print("  {} SMs, {} threads/SM, {} blocks/SM, {} registers/SM, {} B shared/SM ({} B/block opt-in, {} B "
-               "reserved/block), {:.0f} MHz, {:.0f} GB/s, {:.1f} GiB\n",
-               d.spec.sm_count, d.spec.max_threads_per_sm, d.spec.max_blocks_per_sm, d.spec.registers_per_sm,
-               d.spec.shared_memory_per_sm, d.spec.max_shared_memory_per_block, d.spec.reserved_shared_memory_per_block,
-               d.spec.clock_mhz, d.spec.dram_bandwidth_gbps, static_cast<double>(d.spec.memory_bytes) / (1 << 30));
+    fmt::print(
+        "  {} SMs, {} threads/SM, {} blocks/SM, {} registers/SM, {} B shared/SM ({} B/block opt-in, {} B "
+        "reserved/block), {:.0f} MHz, {:.0f} GB/s, {:.1f} GiB\n",
+        d.spec.sm_count, d.spec.max_threads_per_sm, d.spec.max_blocks_per_sm, d.spec.registers_per_sm,
+        d.spec.shared_memory_per_sm, d.spec.max_shared_memory_per_block, d.spec.reserved_shared_memory_per_block,
+        d.spec.clock_mhz, d.spec.dram_bandwidth_gbps, static_cast<double>(d.spec.memory_bytes) / (1 << 30));
     if (!d.preset) {
       fmt::print("  no matching preset\n");
     } else if (d.differences.empty()) {
@@ -127,10 +128,14 @@ int padding_for(SuiteKernel& k, const GpuSpec& gpu, int threads, int r) {
   k.allow_dynamic_smem(limit);
   if (k.occupancy(threads, 0) <= r) return 0;
   int lo = 0, hi = limit;  // occupancy(lo) > r, find the smallest s with occupancy(s) <= r
-  if (k.occupancy(threads, hi) > r) throw LiveError(fmt::format("{}: residency {} is out of reach by padding", k.name(), r));
+  if (k.occupancy(threads, hi) > r)
+    throw LiveError(fmt::format("{}: residency {} is out of reach by padding", k.name(), r));
   while (hi - lo > 128) {
     const int mid = (lo + hi) / 2;
-    if (k.occupancy(threads, mid) <= r) hi = mid; else lo = mid;
+    if (k.occupancy(threads, mid) <= r)
+      hi = mid;
+    else
+      lo = mid;
   }
   if (k.occupancy(threads, hi) != r)
     throw LiveError(fmt::format("{}: no padding gives exactly {} blocks per SM", k.name(), r));
@@ -158,13 +163,14 @@ int record_command(const RecordArgs& a) {
   const auto attrs = k.attributes();
   const int full = k.occupancy(base.threads, 0);
   // Default: one block per SM, half the full residency, and the full residency.
-  std::vector<int> residencies = a.residencies.empty() ? std::vector<int>{1, std::max(1, full / 2), full} : a.residencies;
+  std::vector<int> residencies =
+      a.residencies.empty() ? std::vector<int>{1, std::max(1, full / 2), full} : a.residencies;
   std::sort(residencies.begin(), residencies.end());
   residencies.erase(std::unique(residencies.begin(), residencies.end()), residencies.end());
   for (int r : residencies)
     if (r < 1 || r > full)
-      throw std::invalid_argument(fmt::format("--residency {}: {} allows 1..{} blocks per SM at {} threads", r,
-                                              k.name(), full, base.threads));
+      throw std::invalid_argument(
+          fmt::format("--residency {}: {} allows 1..{} blocks per SM at {} threads", r, k.name(), full, base.threads));
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreate(&stream));
   DeviceBlockRecord* records = nullptr;
@@ -190,8 +196,10 @@ int record_command(const RecordArgs& a) {
     wait_for(stream, a.timeout_s, k.name());
     k.setup(a.size, a.seed);  // fresh inputs (the histogram accumulates)
     GPUSCHED_CUDA(cudaMemsetAsync(records, 0, record_bytes, stream));
-    if (!a.inject_fault.empty() && !sets.empty()) launch_fault_kernel(a.inject_fault, stream);
-    else k.launch(s, 0, records, stream);
+    if (!a.inject_fault.empty() && !sets.empty())
+      launch_fault_kernel(a.inject_fault, stream);
+    else
+      k.launch(s, 0, records, stream);
     wait_for(stream, a.timeout_s, k.name());
     std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(base.blocks));
     GPUSCHED_CUDA(cudaMemcpy(host.data(), records, host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
@@ -201,14 +209,17 @@ int record_command(const RecordArgs& a) {
                                cudaMemcpyDeviceToHost));
       const int warps = (base.threads + 31) / 32;
       for (std::size_t b = 0; b < host.size(); ++b)
-        for (int w = 0; w < warps; ++w) host[b].end_ns = std::max<std::uint64_t>(host[b].end_ns, ends[b * kMaxWarpsPerBlock + static_cast<std::size_t>(w)]);
+        for (int w = 0; w < warps; ++w)
+          host[b].end_ns =
+              std::max<std::uint64_t>(host[b].end_ns, ends[b * kMaxWarpsPerBlock + static_cast<std::size_t>(w)]);
     }
     std::uint64_t t0 = ~0ull;
     for (const auto& h : host) t0 = std::min(t0, h.start_ns);
     std::vector<BlockRecord> set;
     for (std::size_t b = 0; b < host.size(); ++b) {
       const auto& h = host[b];
-      if (h.end_ns < h.start_ns || h.start_ns == 0) throw LiveError(fmt::format("{}: block {} has no record", k.name(), b));
+      if (h.end_ns < h.start_ns || h.start_ns == 0)
+        throw LiveError(fmt::format("{}: block {} has no record", k.name(), b));
       set.push_back({static_cast<std::int64_t>(b), static_cast<int>(h.smid), static_cast<TimeNs>(h.start_ns - t0),
                      static_cast<TimeNs>(h.end_ns - t0)});
       if (h.point_ns && h.end_ns > h.start_ns)
@@ -261,11 +272,13 @@ int record_command(const RecordArgs& a) {
                                           : a.stamping == "last-warp" ? "end stamped by the block's last warp"
                                                                       : "end = latest of the warps' own stamps";
   profile.provenance["recorded_at"] = store::utc_now_iso8601();
-  profile.provenance["command"] = fmt::format("gpusched-live record --kernel {} --size {} --seed {}", a.kernel, a.size, a.seed);
+  profile.provenance["command"] =
+      fmt::format("gpusched-live record --kernel {} --size {} --seed {}", a.kernel, a.size, a.seed);
   write_kernel_profile(a.out, profile, sets);
-  fmt::print("{}: wrote {}/{}.kernel.toml; plain {:.4f} ms, instrumented {:.4f} ms (median of {} batches of {}): overhead "
-             "{:+.2f}%; %globaltimer resolution {} ns\n",
-             k.name(), a.out, profile.name, median(plain), median(inst), a.repeats, batch, 100 * overhead, resolution);
+  fmt::print(
+      "{}: wrote {}/{}.kernel.toml; plain {:.4f} ms, instrumented {:.4f} ms (median of {} batches of {}): overhead "
+      "{:+.2f}%; %globaltimer resolution {} ns\n",
+      k.name(), a.out, profile.name, median(plain), median(inst), a.repeats, batch, 100 * overhead, resolution);
   return 0;
 }
 
@@ -277,8 +290,9 @@ int main(int argc, char** argv) {
   CLI::App app{"gpusched-live: real CUDA kernels, recorded on a real GPU"};
   app.require_subcommand(1);
   int result = 0;
-  app.add_subcommand("devices", "The GPUs present, their specs, and how they differ from the presets")
-      ->callback([&] { devices_command(); });
+  app.add_subcommand("devices", "The GPUs present, their specs, and how they differ from the presets")->callback([&] {
+    devices_command();
+  });
   double check_timeout = 60;
   auto* check = app.add_subcommand(
       "check", "Run every suite kernel at a small size against its CPU reference, plainly and under the executor");
@@ -293,13 +307,16 @@ int main(int argc, char** argv) {
   rec->add_option("--size", ra->size, "Problem size (s1, s2, small)");
   rec->add_option("--residency", ra->residencies, "Blocks per SM to record at (repeatable; default: 1, half and full)");
   rec->add_option("--out", ra->out, "Output folder")->required();
-  rec->add_option("--repeats", ra->repeats, "Repeats for the instrumentation-cost measurement")->check(CLI::Range(1, 1000));
-  rec->add_option("--timeout", ra->timeout_s, "Seconds a kernel may run before the command fails")->check(CLI::PositiveNumber);
+  rec->add_option("--repeats", ra->repeats, "Repeats for the instrumentation-cost measurement")
+      ->check(CLI::Range(1, 1000));
+  rec->add_option("--timeout", ra->timeout_s, "Seconds a kernel may run before the command fails")
+      ->check(CLI::PositiveNumber);
   rec->add_option("--seed", ra->seed, "Seed for the generated inputs");
   rec->add_option("--batch", ra->batch, "Launches per timed batch in the cost measurement (default: ~2 ms worth)")
       ->check(CLI::Range(0, 100000));
-  rec->add_option("--stamping", ra->stamping,
-                  "How a block's end is stamped: barrier (default: thread 0 after a block barrier), last-warp or per-warp");
+  rec->add_option(
+      "--stamping", ra->stamping,
+      "How a block's end is stamped: barrier (default: thread 0 after a block barrier), last-warp or per-warp");
   rec->add_option("--inject-fault", ra->inject_fault,
                   "Test the error paths: replace the second recording by a kernel that hangs or faults (hang, error)");
   rec->callback([&] { result = record_command(*ra); });

@@ -1,12 +1,12 @@
 #include "core/store/run_comparison.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <stdexcept>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "core/duration_format.h"
 
@@ -89,8 +89,12 @@ RunComparison compare_runs(const RunRecord& run, const RunRecord& reference) {
 }
 
 namespace {
-std::string percent(double x) { return std::isfinite(x) ? fmt::format("{:+.2f}%", 100 * x) : "inf"; }
-std::string magnitude(double x) { return std::isfinite(x) ? fmt::format("{:.2f}%", 100 * x) : "inf"; }
+std::string percent(double x) {
+  return std::isfinite(x) ? fmt::format("{:+.2f}%", 100 * x) : "inf";
+}
+std::string magnitude(double x) {
+  return std::isfinite(x) ? fmt::format("{:.2f}%", 100 * x) : "inf";
+}
 }  // namespace
 
 std::string format_comparison(const RunRecord& a, const RunRecord& b, const RunComparison& c, bool per_launch) {
@@ -98,9 +102,9 @@ std::string format_comparison(const RunRecord& a, const RunRecord& b, const RunC
   if (per_launch) {
     out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}\n", "launch", "id", "turnaround", "reference", "error");
     for (const auto& l : c.launches)
-      out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}\n", l.index, a.launches[static_cast<std::size_t>(l.index)].id,
-                         format_duration(l.turnaround), format_duration(l.reference_turnaround),
-                         percent(l.relative_error));
+      out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}\n", l.index,
+                         a.launches[static_cast<std::size_t>(l.index)].id, format_duration(l.turnaround),
+                         format_duration(l.reference_turnaround), percent(l.relative_error));
   }
   out += fmt::format("turnaround error: mean |e| {}, max |e| {}\n", magnitude(c.mean_abs_turnaround_error),
                      magnitude(c.max_abs_turnaround_error));

@@ -288,7 +288,7 @@ std::optional<std::int64_t> Store::find_run(const std::string& key) const {
 }
 
 std::int64_t Store::write_run(const RunRecord& run, bool* inserted, const std::function<void(std::int64_t)>& progress,
-                             std::int64_t predicted_run) {
+                              std::int64_t predicted_run) {
   if (run.info.key.empty()) throw std::invalid_argument("write_run: the run has no key");
   if (run.info.mode != "sim" && run.info.mode != "live")
     throw std::invalid_argument(fmt::format("write_run: mode must be sim or live, found '{}'", run.info.mode));

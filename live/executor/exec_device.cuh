@@ -13,13 +13,13 @@ namespace gpusched::live {
 // constants, so those builds compile as before.
 struct ExecContext {
   int block;
-  int resume;                  // the loop step to resume at (0: from the start)
-  float* values;               // this block's saved values (values_per_thread per thread), or null
+  int resume;     // the loop step to resume at (0: from the start)
+  float* values;  // this block's saved values (values_per_thread per thread), or null
   int values_per_thread;
-  std::uint64_t stop_at;       // %globaltimer at which the block must stop at its next safe point (~0: never)
-  int kind;                    // EntryKind of that stop
-  int* stop_flag;              // shared memory: the safe point's verdict, for every thread
-  int* stop_step;              // shared memory: the step the block stopped at
+  std::uint64_t stop_at;  // %globaltimer at which the block must stop at its next safe point (~0: never)
+  int kind;               // EntryKind of that stop
+  int* stop_flag;         // shared memory: the safe point's verdict, for every thread
+  int* stop_step;         // shared memory: the step the block stopped at
 
   __device__ int resume_step() const { return resume; }
   // A value a switched-out block saved (slot of this thread), or `fresh` when the block starts afresh.
@@ -158,8 +158,8 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
     const int e = s_entry;
     if (e < 0) break;
     const int block = s_block;
-    float* values = q.saved_values ? q.saved_values + static_cast<std::size_t>(block) * q.threads * q.values_per_thread
-                                   : nullptr;
+    float* values =
+        q.saved_values ? q.saved_values + static_cast<std::size_t>(block) * q.threads * q.values_per_thread : nullptr;
     if constexpr (Stops) {
       const ExecContext ctx{block, s_resume, values, q.values_per_thread, s_stop_at, s_kind, &s_stop, &s_step};
       Body::block(args, ctx);

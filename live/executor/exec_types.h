@@ -47,18 +47,18 @@ enum BlockState : std::int32_t { kBlockFresh = 0, kBlockRunning = 1, kBlockSaved
 
 // Everything one worker grid of a launch needs; all pointers are device memory.
 struct ExecQueues {
-  const ExecEntry* entries = nullptr;   // all SMs' queues, SM after SM
+  const ExecEntry* entries = nullptr;      // all SMs' queues, SM after SM
   const std::int32_t* sm_begin = nullptr;  // [sm_count + 1] offsets into entries
-  std::int32_t* sm_next = nullptr;      // [sm_count] the next entry to take, per SM (atomic)
-  std::int32_t* sm_workers = nullptr;   // [sm_count] live workers, per SM (atomic)
+  std::int32_t* sm_next = nullptr;         // [sm_count] the next entry to take, per SM (atomic)
+  std::int32_t* sm_workers = nullptr;      // [sm_count] live workers, per SM (atomic)
   // Every launch's sm_next and sm_workers, launch after launch (gates read other launches'); null without gates.
   const std::int32_t* all_next = nullptr;
   const std::int32_t* all_workers = nullptr;
   const std::int32_t* sm_quota = nullptr;  // [sm_count] most workers at once (the plan's most resident blocks)
-  ExecRecord* records = nullptr;        // one per entry
-  std::int32_t* block_state = nullptr;  // one per logical block (BlockState)
-  std::int32_t* saved_step = nullptr;   // one per block: the loop step a switched-out block resumes at
-  float* saved_values = nullptr;        // values_per_thread floats per thread per block (switch), or null
+  ExecRecord* records = nullptr;           // one per entry
+  std::int32_t* block_state = nullptr;     // one per logical block (BlockState)
+  std::int32_t* saved_step = nullptr;      // one per block: the loop step a switched-out block resumes at
+  float* saved_values = nullptr;           // values_per_thread floats per thread per block (switch), or null
   std::int32_t values_per_thread = 0;
   // Blocks are claimed (block_state) only when a block can have several pieces (some entry stops): a plan with one
   // entry per block, run to its end, needs neither the claim's atomics nor its memory fences.

@@ -44,12 +44,18 @@ T* device_zeros(std::size_t count, std::vector<void*>& owned) {
 
 PieceOutcome piece_outcome(ExecOutcome o) {
   switch (o) {
-    case ExecOutcome::Flushed: return PieceOutcome::Flushed;
-    case ExecOutcome::SwitchedOut: return PieceOutcome::SwitchedOut;
-    case ExecOutcome::SwitchedIn: return PieceOutcome::SwitchedIn;
-    case ExecOutcome::Killed: return PieceOutcome::Killed;
-    case ExecOutcome::Drained: return PieceOutcome::Drained;
-    default: return PieceOutcome::Completed;
+    case ExecOutcome::Flushed:
+      return PieceOutcome::Flushed;
+    case ExecOutcome::SwitchedOut:
+      return PieceOutcome::SwitchedOut;
+    case ExecOutcome::SwitchedIn:
+      return PieceOutcome::SwitchedIn;
+    case ExecOutcome::Killed:
+      return PieceOutcome::Killed;
+    case ExecOutcome::Drained:
+      return PieceOutcome::Drained;
+    default:
+      return PieceOutcome::Completed;
   }
 }
 
@@ -145,8 +151,9 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     auto& x = live[i];
     const auto& l = launches[i];
     const bool stops = plan.launches[i].stops;
-    x.queues = std::make_unique<DeviceQueues>(plan.launches[i], l.blocks, l.threads, l.kernel->switch_values_per_thread(),
-                                              false, counters + i * sms, counters + (n + i) * sms);
+    x.queues =
+        std::make_unique<DeviceQueues>(plan.launches[i], l.blocks, l.threads, l.kernel->switch_values_per_thread(),
+                                       false, counters + i * sms, counters + (n + i) * sms);
     x.queues->view().all_next = counters;
     x.queues->view().all_workers = counters + n * sms;
     for (int s = 0; s < std::max(1, options.streams_per_launch); ++s) {
@@ -243,8 +250,10 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
       for (std::size_t s = 0; s < x.streams.size(); ++s) {
         if (!x.busy[s]) continue;
         const cudaError_t q = cudaEventQuery(x.done[s]);
-        if (q == cudaSuccess) x.busy[s] = false;
-        else if (q != cudaErrorNotReady) cuda_fail(q, "cudaEventQuery", __FILE__, __LINE__);
+        if (q == cudaSuccess)
+          x.busy[s] = false;
+        else if (q != cudaErrorNotReady)
+          cuda_fail(q, "cudaEventQuery", __FILE__, __LINE__);
       }
       if (x.state == Live::Waiting) {
         if (launches[i].arrival > now) continue;
@@ -266,7 +275,8 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     }
     if (fresh_copy) fresh_copy = false;
     if (!copy_in_flight) {
-      GPUSCHED_CUDA(cudaMemcpyAsync(mirror, counters, 2 * n * sms * sizeof(std::int32_t), cudaMemcpyDeviceToHost, copier));
+      GPUSCHED_CUDA(
+          cudaMemcpyAsync(mirror, counters, 2 * n * sms * sizeof(std::int32_t), cudaMemcpyDeviceToHost, copier));
       GPUSCHED_CUDA(cudaEventRecord(copied, copier));
       copy_in_flight = true;
     }
@@ -285,8 +295,8 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
         continue;
       }
       if (outcome == ExecOutcome::None || r.end_ns < r.start_ns || r.start_ns < origin)
-        throw LiveError(fmt::format("launch '{}': entry {} (block {}) has no record after the execution", launches[i].id,
-                                    e, lq.entries[e].block));
+        throw LiveError(fmt::format("launch '{}': entry {} (block {}) has no record after the execution",
+                                    launches[i].id, e, lq.entries[e].block));
       const auto& planned = /* the plan's piece */ lq.plan_piece[e];
       (void)planned;
       BlockPiece p;

@@ -51,19 +51,19 @@ struct ExecLaunch {
 };
 
 struct ExecutorOptions {
-  double timeout_s = 60;         // watchdog: the whole execution; past it the process ends (exit 1)
+  double timeout_s = 60;          // watchdog: the whole execution; past it the process ends (exit 1)
   TimeNs regrid_wait_ns = 20000;  // least time between two grids of one launch
-  int streams_per_launch = 4;    // grids of one launch that may be in flight at once
-  std::string inject_fault;      // tests: "hang" or "error" in the first grid's first worker
+  int streams_per_launch = 4;     // grids of one launch that may be in flight at once
+  std::string inject_fault;       // tests: "hang" or "error" in the first grid's first worker
 };
 
 struct ExecutionResult {
-  Schedule schedule;             // the pieces the GPU ran; times from the execution's origin on the GPU clock
-  std::vector<int> grids;        // worker grids started per launch
-  std::vector<int> workers_per_sm;  // residency of each launch's worker kernel
-  std::int64_t skipped = 0;      // entries whose block had already run to its end
+  Schedule schedule;                       // the pieces the GPU ran; times from the execution's origin on the GPU clock
+  std::vector<int> grids;                  // worker grids started per launch
+  std::vector<int> workers_per_sm;         // residency of each launch's worker kernel
+  std::int64_t skipped = 0;                // entries whose block had already run to its end
   std::int64_t piece_outcomes_differ = 0;  // pieces that ended otherwise than planned
-  TimeNs wall_ns = 0;            // host time of the whole execution
+  TimeNs wall_ns = 0;                      // host time of the whole execution
   std::vector<std::string> notes;  // what could not be carried out as planned (a stop on a kernel without safe points)
 };
 

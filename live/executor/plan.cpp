@@ -10,12 +10,16 @@ namespace gpusched::live {
 
 EntryKind entry_kind(PieceOutcome planned) {
   switch (planned) {
-    case PieceOutcome::Flushed: return EntryKind::Flush;
-    case PieceOutcome::SwitchedOut: return EntryKind::Switch;
-    case PieceOutcome::Killed: return EntryKind::Kill;
+    case PieceOutcome::Flushed:
+      return EntryKind::Flush;
+    case PieceOutcome::SwitchedOut:
+      return EntryKind::Switch;
+    case PieceOutcome::Killed:
+      return EntryKind::Kill;
     case PieceOutcome::Completed:
     case PieceOutcome::Drained:
-    case PieceOutcome::SwitchedIn: break;
+    case PieceOutcome::SwitchedIn:
+      break;
   }
   return EntryKind::Run;
 }
@@ -45,7 +49,8 @@ void add_gates(ExecutionPlan& out, const Schedule& plan) {
   for (std::size_t l = 0; l < out.launches.size(); ++l) {
     const auto& q = out.launches[l];
     for (int sm = 0; sm < out.sm_count; ++sm)
-      for (std::int32_t e = q.sm_begin[static_cast<std::size_t>(sm)]; e < q.sm_begin[static_cast<std::size_t>(sm) + 1]; ++e) {
+      for (std::int32_t e = q.sm_begin[static_cast<std::size_t>(sm)]; e < q.sm_begin[static_cast<std::size_t>(sm) + 1];
+           ++e) {
         const auto& p = plan.pieces[q.plan_piece[static_cast<std::size_t>(e)]];
         per_sm[static_cast<std::size_t>(sm)].push_back(
             {p.start, p.end, static_cast<std::int32_t>(l), p.block, e - q.sm_begin[static_cast<std::size_t>(sm)]});
@@ -61,8 +66,8 @@ void add_gates(ExecutionPlan& out, const Schedule& plan) {
     Ref last{0, 0, -1, 0, -1}, last_other{0, 0, -1, 0, -1};
     for (const auto& r : refs) {
       const Ref& gate = last.launch != r.launch ? last : last_other;
-      auto& entry = out.launches[static_cast<std::size_t>(r.launch)]
-                        .entries[static_cast<std::size_t>(out.launches[static_cast<std::size_t>(r.launch)].sm_begin[static_cast<std::size_t>(sm)] + r.entry)];
+      auto& entry = out.launches[static_cast<std::size_t>(r.launch)].entries[static_cast<std::size_t>(
+          out.launches[static_cast<std::size_t>(r.launch)].sm_begin[static_cast<std::size_t>(sm)] + r.entry)];
       entry.gate_launch = gate.launch;
       entry.gate_entry = gate.launch >= 0 ? gate.entry : -1;
       if (r.launch != last.launch) last_other = last;
@@ -82,15 +87,15 @@ ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, i
   std::iota(order.begin(), order.end(), 0);
   for (const auto& p : plan.pieces) {
     if (p.gpu != 0)
-      throw std::invalid_argument(fmt::format(
-          "the plan puts launch {} on GPU {}: the executor drives one GPU (run the workload with one GPU)", p.launch,
-          p.gpu));
+      throw std::invalid_argument(
+          fmt::format("the plan puts launch {} on GPU {}: the executor drives one GPU (run the workload with one GPU)",
+                      p.launch, p.gpu));
     if (p.sm < 0 || p.sm >= sm_count)
-      throw std::invalid_argument(fmt::format("the plan puts launch {} on SM {}, but the GPU has {} SMs", p.launch,
-                                              p.sm, sm_count));
+      throw std::invalid_argument(
+          fmt::format("the plan puts launch {} on SM {}, but the GPU has {} SMs", p.launch, p.sm, sm_count));
     if (p.launch < 0 || static_cast<std::size_t>(p.launch) >= launches)
-      throw std::invalid_argument(fmt::format("the plan has a piece of launch {}, but the workload has {} launches",
-                                              p.launch, launches));
+      throw std::invalid_argument(
+          fmt::format("the plan has a piece of launch {}, but the workload has {} launches", p.launch, launches));
   }
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const auto& x = plan.pieces[a];

@@ -13,12 +13,12 @@
 namespace gpusched::live {
 
 struct LaunchQueues {
-  std::vector<ExecEntry> entries;        // SM after SM, each SM's in the order the plan started them
-  std::vector<std::int32_t> sm_begin;    // sm_count + 1 offsets into entries
-  std::vector<std::int32_t> sm_quota;    // most of the launch's pieces resident at once on the SM
-  std::vector<std::size_t> plan_piece;   // per entry: the index of its piece in the plan's Schedule
-  bool stops = false;                    // some entry is stopped (flush, switch or kill)
-  bool switches = false;                 // some entry is switched out (needs saved state)
+  std::vector<ExecEntry> entries;       // SM after SM, each SM's in the order the plan started them
+  std::vector<std::int32_t> sm_begin;   // sm_count + 1 offsets into entries
+  std::vector<std::int32_t> sm_quota;   // most of the launch's pieces resident at once on the SM
+  std::vector<std::size_t> plan_piece;  // per entry: the index of its piece in the plan's Schedule
+  bool stops = false;                   // some entry is stopped (flush, switch or kill)
+  bool switches = false;                // some entry is switched out (needs saved state)
 };
 
 struct ExecutionPlan {

@@ -103,6 +103,8 @@ class BlackScholes final : public SuiteKernelBase<BlackScholesBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_blackscholes() { return std::make_unique<BlackScholes>(); }
+std::unique_ptr<SuiteKernel> make_blackscholes() {
+  return std::make_unique<BlackScholes>();
+}
 
 }  // namespace gpusched::live

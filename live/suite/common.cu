@@ -15,12 +15,14 @@ __device__ __forceinline__ std::uint64_t mix(std::uint64_t x) {
 }
 
 __global__ void fill_uniform_kernel(float* data, std::size_t n, std::uint64_t seed) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
     data[i] = static_cast<float>(mix(seed ^ (i * 0x632be59bd9b4e019ULL)) >> 40) * (1.0f / 16777216.0f);
 }
 
 __global__ void fill_indices_kernel(unsigned* data, std::size_t n, unsigned range, std::uint64_t seed) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
     data[i] = static_cast<unsigned>(mix(seed ^ (i * 0x632be59bd9b4e019ULL)) % range);
 }
 
@@ -96,5 +98,7 @@ std::uint64_t measure_globaltimer_resolution() {
 }  // namespace gpusched::live
 
 namespace gpusched::live {
-void synchronize() { GPUSCHED_CUDA(cudaDeviceSynchronize()); }
+void synchronize() {
+  GPUSCHED_CUDA(cudaDeviceSynchronize());
+}
 }  // namespace gpusched::live

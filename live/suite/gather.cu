@@ -76,6 +76,8 @@ class Gather final : public SuiteKernelBase<GatherBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_gather() { return std::make_unique<Gather>(); }
+std::unique_ptr<SuiteKernel> make_gather() {
+  return std::make_unique<Gather>();
+}
 
 }  // namespace gpusched::live

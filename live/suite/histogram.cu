@@ -76,6 +76,8 @@ class Histogram final : public SuiteKernelBase<HistogramBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_histogram() { return std::make_unique<Histogram>(); }
+std::unique_ptr<SuiteKernel> make_histogram() {
+  return std::make_unique<Histogram>();
+}
 
 }  // namespace gpusched::live

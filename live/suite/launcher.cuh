@@ -1,8 +1,9 @@
 // The instrumented and plain launch wrappers around a per-block device function, and a helper base class
 // that implements SuiteKernel's launch, attributes and occupancy for a body type.
 #pragma once
-#include <algorithm>
 #include <cuda_runtime.h>
+
+#include <algorithm>
 
 #include "live/cuda_check.h"
 #include "live/suite/device_clock.cuh"
@@ -96,8 +97,8 @@ __global__ void instrumented_kernel_per_warp(typename Body::Args args, int offse
     rec->start_ns = globaltimer_ns();
     rec->smid = sm_id();
   }
-  Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset,
-                                 reinterpret_cast<unsigned long long*>(&rec->point_ns)});
+  Body::block(
+      args, BlockContext{static_cast<int>(blockIdx.x) + offset, reinterpret_cast<unsigned long long*>(&rec->point_ns)});
   __syncwarp();
   if ((threadIdx.x & 31) == 0)
     reinterpret_cast<std::uint64_t*>(records + gridDim.x)[blockIdx.x * kMaxWarpsPerBlock + threadIdx.x / 32] =
@@ -153,7 +154,8 @@ class SuiteKernelBase : public SuiteKernel {
   int executor_occupancy(int threads, int dynamic_smem, bool stops) const override {
     int n = 0;
     GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &n, stops ? executor_kernel<Body, true> : executor_kernel<Body, false>, threads, static_cast<size_t>(dynamic_smem)));
+        &n, stops ? executor_kernel<Body, true> : executor_kernel<Body, false>, threads,
+        static_cast<size_t>(dynamic_smem)));
     return n;
   }
   KernelAttributes attributes() const override {

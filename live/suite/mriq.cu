@@ -70,7 +70,9 @@ class Mriq final : public SuiteKernelBase<MriqBody> {
     GPUSCHED_CUDA(cudaDeviceSynchronize());
     args_ = {voxels_.ptr, kspace_.ptr, q_.ptr};
   }
-  std::int64_t footprint_bytes() const override { return static_cast<std::int64_t>(voxels_.count + kspace_.count + q_.count) * 4; }
+  std::int64_t footprint_bytes() const override {
+    return static_cast<std::int64_t>(voxels_.count + kspace_.count + q_.count) * 4;
+  }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(q_.count) * 4; }
   std::string verify() override {
     std::vector<float> vox(voxels_.count), ks(kspace_.count), q(q_.count);
@@ -100,6 +102,8 @@ class Mriq final : public SuiteKernelBase<MriqBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_mriq() { return std::make_unique<Mriq>(); }
+std::unique_ptr<SuiteKernel> make_mriq() {
+  return std::make_unique<Mriq>();
+}
 
 }  // namespace gpusched::live

@@ -11,7 +11,9 @@ namespace {
 
 constexpr int kMb = 16;
 
-__host__ __device__ inline int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+__host__ __device__ inline int clampi(int v, int lo, int hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
 
 struct SadBody {
   struct Args {
@@ -97,7 +99,8 @@ class Sad final : public SuiteKernelBase<SadBody> {
         unsigned sad = 0;
         for (int y = 0; y < kMb; ++y)
           for (int x = 0; x < kMb; ++x) {
-            const int d = cur[(y0 + y) * w + x0 + x] - ref[clampi(y0 + y + dy, 0, h - 1) * w + clampi(x0 + x + dx, 0, w - 1)];
+            const int d =
+                cur[(y0 + y) * w + x0 + x] - ref[clampi(y0 + y + dy, 0, h - 1) * w + clampi(x0 + x + dx, 0, w - 1)];
             sad += static_cast<unsigned>(d < 0 ? -d : d);
           }
         want = std::min(want, (sad << 8) | static_cast<unsigned>(t));
@@ -114,6 +117,8 @@ class Sad final : public SuiteKernelBase<SadBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_sad() { return std::make_unique<Sad>(); }
+std::unique_ptr<SuiteKernel> make_sad() {
+  return std::make_unique<Sad>();
+}
 
 }  // namespace gpusched::live

@@ -95,6 +95,8 @@ class Sgemm final : public SuiteKernelBase<SgemmBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_sgemm() { return std::make_unique<Sgemm>(); }
+std::unique_ptr<SuiteKernel> make_sgemm() {
+  return std::make_unique<Sgemm>();
+}
 
 }  // namespace gpusched::live

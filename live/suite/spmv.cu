@@ -95,6 +95,8 @@ class Spmv final : public SuiteKernelBase<SpmvBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_spmv() { return std::make_unique<Spmv>(); }
+std::unique_ptr<SuiteKernel> make_spmv() {
+  return std::make_unique<Spmv>();
+}
 
 }  // namespace gpusched::live

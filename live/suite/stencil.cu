@@ -98,6 +98,8 @@ class Stencil final : public SuiteKernelBase<StencilBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_stencil() { return std::make_unique<Stencil>(); }
+std::unique_ptr<SuiteKernel> make_stencil() {
+  return std::make_unique<Stencil>();
+}
 
 }  // namespace gpusched::live

@@ -80,6 +80,8 @@ class Xtea final : public SuiteKernelBase<XteaBody> {
 
 }  // namespace
 
-std::unique_ptr<SuiteKernel> make_xtea() { return std::make_unique<Xtea>(); }
+std::unique_ptr<SuiteKernel> make_xtea() {
+  return std::make_unique<Xtea>();
+}
 
 }  // namespace gpusched::live
