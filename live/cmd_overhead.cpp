@@ -24,25 +24,12 @@ struct OverheadArgs {
   double timeout_s = 60;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 int overhead_command(const OverheadArgs& a) {
   const auto devices = list_devices();
   const int sms = devices.front().spec.sm_count;
-  std::vector<std::string> names;
-  for (const auto& k : a.kernels)
-    if (k == "all")
-      for (const auto& s : make_suite()) names.push_back(s->name());
-    else
-      names.push_back(k);
+  const auto names = suite_kernel_names(a.kernels);
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  GPUSCHED_CUDA(cudaEventCreate(&e0));
-  GPUSCHED_CUDA(cudaEventCreate(&e1));
   fmt::print("{:<13} {:>7} {:>9} {:>9} {:>11} {:>11} {:>9} {:>6}\n", "kernel", "blocks", "plain/SM", "exec/SM", "plain",
              "executor", "overhead", "batch");
   double worst = 0;
@@ -52,22 +39,17 @@ int overhead_command(const OverheadArgs& a) {
     const LaunchShape shape = k->shape(a.size);
     const int plain_res = k->occupancy(shape.threads, 0), exec_res = k->executor_occupancy(shape.threads, 0, false);
     const auto queues = alone_queues(shape.blocks, sms, exec_res);
+    BatchTimer timer(stream, a.timeout_s, k->name());
     auto time_batch = [&](bool executor, int n, std::vector<std::unique_ptr<DeviceQueues>>* fresh) {
-      GPUSCHED_CUDA(cudaEventRecord(e0, stream));
-      for (int j = 0; j < n; ++j) {
+      return timer.ms_per_launch(n, [&](int j) {
         if (executor)
           k->execute((*fresh)[static_cast<std::size_t>(j)]->view(), exec_res * sms, 0, stream);
         else
           k->launch(shape, 0, nullptr, stream);
-      }
-      GPUSCHED_CUDA(cudaEventRecord(e1, stream));
-      wait_for(stream, a.timeout_s, k->name());
-      float ms = 0;
-      GPUSCHED_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-      return static_cast<double>(ms) / n;
+      });
     };
     const double one = time_batch(false, 1, nullptr);
-    const int batch = std::clamp(static_cast<int>(2.0 / std::max(one, 1e-3)), 1, 50);
+    const int batch = launches_per_batch(one, 50);
     std::vector<double> plain, exec;
     for (int i = 0; i < a.repeats; ++i) {
       std::vector<std::unique_ptr<DeviceQueues>> fresh;  // allocated outside the timed batch
@@ -90,8 +72,6 @@ int overhead_command(const OverheadArgs& a) {
     fmt::print("{:<13} {:>7} {:>9} {:>9} {:>9.4f}ms {:>9.4f}ms {:>+8.2f}% {:>6}\n", name, shape.blocks, plain_res,
                exec_res, median(plain), median(exec), 100 * overhead, batch);
   }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
   cudaStreamDestroy(stream);
   fmt::print("size {}, median of {} batches each; largest overhead {:+.2f}%\n", a.size, a.repeats, 100 * worst);
   return 0;

@@ -32,12 +32,6 @@ struct PreemptArgs {
   double timeout_s = 60;
 };
 
-template <class T>
-T median_of(std::vector<T> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? T{} : v[v.size() / 2];
-}
-
 struct Stop {
   double median_sm_ns = 0, max_sm_ns = 0;
   int busy_sms = 0;
@@ -97,7 +91,7 @@ Stop run_with_stop(SuiteKernel& k, const LaunchShape& shape, const LaunchQueues&
     if (e > v.stop_at_ns) latencies.push_back(static_cast<double>(e - v.stop_at_ns));
   s.busy_sms = static_cast<int>(latencies.size());
   if (!latencies.empty()) {
-    s.median_sm_ns = median_of(latencies);
+    s.median_sm_ns = median(latencies);
     s.max_sm_ns = *std::max_element(latencies.begin(), latencies.end());
   }
   return s;
@@ -107,12 +101,7 @@ int preempt_command(const PreemptArgs& a) {
   const auto devices = list_devices();
   const auto& gpu = devices.front().spec;
   const int sms = gpu.sm_count;
-  std::vector<std::string> names;
-  for (const auto& k : a.kernels)
-    if (k == "all")
-      for (const auto& s : make_suite()) names.push_back(s->name());
-    else
-      names.push_back(k);
+  const auto names = suite_kernel_names(a.kernels);
   for (const auto& t : a.techniques)
     if (t != "drain" && t != "flush" && t != "switch")
       throw std::invalid_argument("--technique expects drain, flush or switch, found \"" + t + "\"");
@@ -163,9 +152,8 @@ int preempt_command(const PreemptArgs& a) {
       }
       fmt::print("{:<13} {:>3} {:>11} {:>11} | {:<7} {:>11} {:>11} {:>5} {:>7} | {:>12}\n", name, r,
                  format_duration(static_cast<TimeNs>(block_ns)), format_duration(alone), t,
-                 format_duration(static_cast<TimeNs>(median_of(med))),
-                 format_duration(static_cast<TimeNs>(median_of(mx))), busy / a.repeats, stopped / a.repeats,
-                 format_duration(static_cast<TimeNs>(estimate)));
+                 format_duration(static_cast<TimeNs>(median(med))), format_duration(static_cast<TimeNs>(median(mx))),
+                 busy / a.repeats, stopped / a.repeats, format_duration(static_cast<TimeNs>(estimate)));
     }
   }
   cudaStreamDestroy(stream);

@@ -142,11 +142,6 @@ int padding_for(SuiteKernel& k, const GpuSpec& gpu, int threads, int r) {
   return hi;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 int record_command(const RecordArgs& a) {
   const auto devices = list_devices();
   const auto& dev = devices.front();
@@ -239,21 +234,13 @@ int record_command(const RecordArgs& a) {
   // (blackscholes s1: 40 us) is within the launch-to-launch jitter of the GPU. With the barrier stamping the
   // records need no reset between launches; the other stampings reset them outside the timed batch, so a
   // batch of those repeats the first launch's record work only approximately (their counts are not reset).
-  cudaEvent_t e0, e1;
-  GPUSCHED_CUDA(cudaEventCreate(&e0));
-  GPUSCHED_CUDA(cudaEventCreate(&e1));
+  BatchTimer timer(stream, a.timeout_s, k.name());
   auto time_batch = [&](bool instrumented, int n) {
     if (instrumented) GPUSCHED_CUDA(cudaMemsetAsync(records, 0, record_bytes, stream));  // outside the timing
-    GPUSCHED_CUDA(cudaEventRecord(e0, stream));
-    for (int j = 0; j < n; ++j) k.launch(base, 0, instrumented ? records : nullptr, stream);
-    GPUSCHED_CUDA(cudaEventRecord(e1, stream));
-    wait_for(stream, a.timeout_s, k.name());
-    float ms = 0;
-    GPUSCHED_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    return static_cast<double>(ms) / n;
+    return timer.ms_per_launch(n, [&](int) { k.launch(base, 0, instrumented ? records : nullptr, stream); });
   };
   const double one = time_batch(false, 1);
-  const int batch = a.batch > 0 ? a.batch : std::clamp(static_cast<int>(2.0 / std::max(one, 1e-3)), 1, 200);
+  const int batch = a.batch > 0 ? a.batch : launches_per_batch(one, 200);
   std::vector<double> plain, inst;
   for (int i = 0; i < a.repeats; ++i)
     for (bool instrumented : {i % 2 == 1, i % 2 == 0})  // alternate which goes first

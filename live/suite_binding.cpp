@@ -71,27 +71,63 @@ void wait_for(void* stream, double timeout_s, const std::string& what) {
   }
 }
 
+std::vector<std::string> suite_kernel_names(const std::vector<std::string>& asked) {
+  std::vector<std::string> names;
+  for (const auto& k : asked)
+    if (k == "all")
+      for (const auto& s : make_suite()) names.push_back(s->name());
+    else
+      names.push_back(k);
+  return names;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+BatchTimer::BatchTimer(void* stream, double timeout_s, std::string what)
+    : stream_(stream), timeout_s_(timeout_s), what_(std::move(what)) {
+  cudaEvent_t e0, e1;
+  GPUSCHED_CUDA(cudaEventCreate(&e0));
+  start_ = e0;
+  GPUSCHED_CUDA(cudaEventCreate(&e1));
+  end_ = e1;
+}
+
+BatchTimer::~BatchTimer() {
+  cudaEventDestroy(static_cast<cudaEvent_t>(start_));
+  cudaEventDestroy(static_cast<cudaEvent_t>(end_));
+}
+
+double BatchTimer::ms_per_launch(int n, const std::function<void(int)>& launch) {
+  const auto stream = static_cast<cudaStream_t>(stream_);
+  GPUSCHED_CUDA(cudaEventRecord(static_cast<cudaEvent_t>(start_), stream));
+  for (int j = 0; j < n; ++j) launch(j);
+  GPUSCHED_CUDA(cudaEventRecord(static_cast<cudaEvent_t>(end_), stream));
+  wait_for(stream_, timeout_s_, what_);
+  float ms = 0;
+  GPUSCHED_CUDA(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(end_)));
+  return static_cast<double>(ms) / n;
+}
+
+int launches_per_batch(double one_ms, int most) {
+  return std::clamp(static_cast<int>(2.0 / std::max(one_ms, 1e-3)), 1, most);
+}
+
 TimeNs time_alone(SuiteKernel& k, const LaunchShape& shape, int repeats, double timeout_s) {
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  GPUSCHED_CUDA(cudaEventCreate(&e0));
-  GPUSCHED_CUDA(cudaEventCreate(&e1));
   std::vector<double> ms;
-  for (int i = 0; i <= repeats; ++i) {  // the first is the warm-up
-    GPUSCHED_CUDA(cudaEventRecord(e0, stream));
-    k.launch(shape, 0, nullptr, stream);
-    GPUSCHED_CUDA(cudaEventRecord(e1, stream));
-    wait_for(stream, timeout_s, k.name());
-    float t = 0;
-    GPUSCHED_CUDA(cudaEventElapsedTime(&t, e0, e1));
-    if (i > 0) ms.push_back(t);
+  {
+    BatchTimer timer(stream, timeout_s, k.name());
+    for (int i = 0; i <= repeats; ++i) {  // the first is the warm-up
+      const double t = timer.ms_per_launch(1, [&](int) { k.launch(shape, 0, nullptr, stream); });
+      if (i > 0) ms.push_back(t);
+    }
   }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
   cudaStreamDestroy(stream);
-  std::sort(ms.begin(), ms.end());
-  return static_cast<TimeNs>(ms[ms.size() / 2] * 1e6);
+  return static_cast<TimeNs>(median(ms) * 1e6);
 }
 
 }  // namespace gpusched::live

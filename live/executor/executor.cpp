@@ -297,8 +297,6 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
       if (outcome == ExecOutcome::None || r.end_ns < r.start_ns || r.start_ns < origin)
         throw LiveError(fmt::format("launch '{}': entry {} (block {}) has no record after the execution",
                                     launches[i].id, e, lq.entries[e].block));
-      const auto& planned = /* the plan's piece */ lq.plan_piece[e];
-      (void)planned;
       BlockPiece p;
       p.start = static_cast<TimeNs>(r.start_ns - origin);
       p.end = static_cast<TimeNs>(r.end_ns - origin);

@@ -58,13 +58,12 @@ struct ExecutorOptions {
 };
 
 struct ExecutionResult {
-  Schedule schedule;                       // the pieces the GPU ran; times from the execution's origin on the GPU clock
-  std::vector<int> grids;                  // worker grids started per launch
-  std::vector<int> workers_per_sm;         // residency of each launch's worker kernel
-  std::int64_t skipped = 0;                // entries whose block had already run to its end
-  std::int64_t piece_outcomes_differ = 0;  // pieces that ended otherwise than planned
-  TimeNs wall_ns = 0;                      // host time of the whole execution
-  std::vector<std::string> notes;  // what could not be carried out as planned (a stop on a kernel without safe points)
+  Schedule schedule;                // the pieces the GPU ran; times from the execution's origin on the GPU clock
+  std::vector<int> grids;           // worker grids started per launch
+  std::vector<int> workers_per_sm;  // residency of each launch's worker kernel
+  std::int64_t skipped = 0;         // entries whose block had already run to its end
+  TimeNs wall_ns = 0;               // host time of the whole execution
+  std::vector<std::string> notes;   // what could not be carried out as planned (a stop on a kernel without safe points)
 };
 
 // Grids: a launch's first grid is started at its release. While it has entries left, the host watches every
