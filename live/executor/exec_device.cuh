@@ -121,11 +121,6 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
     if (q.worker_sm) q.worker_sm[blockIdx.x] = admitted ? sm + 1 : 0;
   }
   __syncthreads();
-  if (q.inject_fault && blockIdx.x == 0 && threadIdx.x == 0) {
-    if (q.inject_fault == 1)
-      for (;;) __nanosleep(1000000);
-    *reinterpret_cast<volatile int*>(0x10) = 1;  // far outside any allocation: an illegal-address fault
-  }
   if (!s_admitted) return;
   const int begin = q.sm_begin[sm], count = q.sm_begin[sm + 1] - begin;
   for (;;) {

@@ -71,9 +71,7 @@ struct ExecQueues {
   // A stop for every worker at GPU time stop_at_ns (the preemption-latency experiment; ~0: none): workers take no
   // entry after it (drain) and, for Flush or Switch, running blocks stop at their next safe point.
   std::uint64_t stop_at_ns = ~0ull;
-  std::int32_t stop_kind = 0;  // EntryKind
-  // Tests of the error paths: worker 0 hangs (1) or writes to an invalid address (2) before its first entry.
-  std::int32_t inject_fault = 0;
+  std::int32_t stop_kind = 0;            // EntryKind
   std::uint64_t* worker_exit = nullptr;  // per worker (blockIdx.x): %globaltimer when it left, or null
   std::uint32_t* worker_sm = nullptr;    // per worker: its SM + 1 when it was admitted (0: refused)
 };

@@ -174,10 +174,10 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
           l.kernel->name()));
   }
   GPUSCHED_CUDA(cudaDeviceSynchronize());
-  if (!options.inject_fault.empty()) {
+  bool fault_pending = !options.inject_fault.empty();
+  if (fault_pending) {
     if (options.inject_fault != "hang" && options.inject_fault != "error")
       throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
-    for (auto& x : live) x.queues->view().inject_fault = options.inject_fault == "hang" ? 1 : 2;
   }
 
   // Starts a grid on a free stream of the launch; false when all are busy.
@@ -185,8 +185,11 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     auto& x = live[i];
     for (std::size_t s = 0; s < x.streams.size(); ++s) {
       if (x.busy[s]) continue;
+      // Tests of the error paths: a kernel that hangs or faults ahead of the execution's first grid, on its stream
+      // (kept out of the worker kernel, whose registers it would raise).
+      if (fault_pending) launch_fault_kernel(options.inject_fault, x.streams[s]);
+      fault_pending = false;
       launches[i].kernel->execute(x.queues->view(), x.workers * sm_count, 0, x.streams[s]);
-      x.queues->view().inject_fault = 0;  // the first grid only
       GPUSCHED_CUDA(cudaEventRecord(x.done[s], x.streams[s]));
       x.busy[s] = true;
       x.last_grid = now;

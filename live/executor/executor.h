@@ -54,7 +54,7 @@ struct ExecutorOptions {
   double timeout_s = 60;          // watchdog: the whole execution; past it the process ends (exit 1)
   TimeNs regrid_wait_ns = 20000;  // least time between two grids of one launch
   int streams_per_launch = 4;     // grids of one launch that may be in flight at once
-  std::string inject_fault;       // tests: "hang" or "error" in the first grid's first worker
+  std::string inject_fault;       // tests: "hang" or "error": a faulty kernel ahead of the first grid
 };
 
 struct ExecutionResult {
