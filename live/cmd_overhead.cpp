@@ -22,7 +22,36 @@ struct OverheadArgs {
   std::string size = "s1";
   int repeats = 11;
   double timeout_s = 60;
+  bool breakdown = false;  // also stamp one plain and one executor launch and compare where the time goes
 };
+
+// Where a launch's time goes, from its blocks' stamps: the mean block time, the span from the first block's start
+// to the last block's end, and how unevenly the SMs finish (latest SM's last end less the earliest SM's).
+struct StampSummary {
+  double mean_block_ns = 0, span_ns = 0, sm_finish_spread_ns = 0;
+};
+
+template <class Stamp>
+StampSummary summarize(const std::vector<Stamp>& stamps, int sms) {
+  StampSummary s;
+  if (stamps.empty()) return s;
+  std::uint64_t first = ~0ull, last = 0;
+  std::vector<std::uint64_t> sm_last(static_cast<std::size_t>(sms), 0);
+  double total = 0;
+  for (const auto& r : stamps) {
+    first = std::min<std::uint64_t>(first, r.start_ns);
+    last = std::max<std::uint64_t>(last, r.end_ns);
+    total += static_cast<double>(r.end_ns - r.start_ns);
+    if (r.smid < sm_last.size()) sm_last[r.smid] = std::max<std::uint64_t>(sm_last[r.smid], r.end_ns);
+  }
+  std::uint64_t earliest = ~0ull;
+  for (auto t : sm_last)
+    if (t) earliest = std::min(earliest, t);
+  s.mean_block_ns = total / static_cast<double>(stamps.size());
+  s.span_ns = static_cast<double>(last - first);
+  s.sm_finish_spread_ns = static_cast<double>(last - earliest);
+  return s;
+}
 
 int overhead_command(const OverheadArgs& a) {
   const auto devices = list_devices();
@@ -53,9 +82,10 @@ int overhead_command(const OverheadArgs& a) {
     std::vector<double> plain, exec;
     for (int i = 0; i < a.repeats; ++i) {
       std::vector<std::unique_ptr<DeviceQueues>> fresh;  // allocated outside the timed batch
-      for (int j = 0; j < batch; ++j)
+      for (int j = 0; j < batch; ++j) {
         fresh.push_back(
             std::make_unique<DeviceQueues>(queues, shape.blocks, shape.threads, k->switch_values_per_thread()));
+      }
       GPUSCHED_CUDA(cudaDeviceSynchronize());
       for (bool executor : {i % 2 == 1, i % 2 == 0})
         (executor ? exec : plain).push_back(time_batch(executor, batch, &fresh));
@@ -66,6 +96,24 @@ int overhead_command(const OverheadArgs& a) {
           if (r.outcome != static_cast<std::uint32_t>(ExecOutcome::Completed))
             throw LiveError(fmt::format("{}: an executor grid left blocks unrun (the workers missed an SM)", name));
       }
+    }
+    if (a.breakdown) {
+      DeviceBlockRecord* d = nullptr;
+      GPUSCHED_CUDA(cudaMalloc(&d, record_buffer_bytes(shape.blocks)));
+      k->launch(shape, 0, d, stream);
+      GPUSCHED_CUDA(cudaStreamSynchronize(stream));
+      std::vector<DeviceBlockRecord> stamps(static_cast<std::size_t>(shape.blocks));
+      GPUSCHED_CUDA(cudaMemcpy(stamps.data(), d, stamps.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
+      cudaFree(d);
+      DeviceQueues q(queues, shape.blocks, shape.threads, k->switch_values_per_thread());
+      k->execute(q.view(), exec_res * sms, 0, stream);
+      GPUSCHED_CUDA(cudaStreamSynchronize(stream));
+      const auto p = summarize(stamps, sms), e = summarize(q.records(), sms);
+      fmt::print(
+          "  stamped: block {:.2f} us plain, {:.2f} us executor; span {:.1f} us plain, {:.1f} us executor; "
+          "SMs finish within {:.1f} us plain, {:.1f} us executor\n",
+          p.mean_block_ns / 1e3, e.mean_block_ns / 1e3, p.span_ns / 1e3, e.span_ns / 1e3, p.sm_finish_spread_ns / 1e3,
+          e.sm_finish_spread_ns / 1e3);
     }
     const double overhead = median(exec) / median(plain) - 1.0;
     worst = std::max(worst, overhead);
@@ -86,6 +134,9 @@ void add_overhead_command(CLI::App& app, int& result) {
   cmd->add_option("--size", a->size, "Problem size (s1, s2)");
   cmd->add_option("--repeats", a->repeats, "Batches timed of each (median)");
   cmd->add_option("--timeout", a->timeout_s, "Watchdog per batch, in seconds");
+  cmd->add_flag("--breakdown", a->breakdown,
+                "Also stamp one plain and one executor launch of each kernel: mean block time, span, how unevenly the "
+                "SMs finish");
   cmd->callback([a, &result] { result = overhead_command(*a); });
 }
 
