@@ -18,6 +18,7 @@
 #include "live/executor/executor.h"
 #include "live/executor/measured_run.h"
 #include "live/executor/plan.h"
+#include "live/executor/timeshare_executor.h"
 #include "live/suite_binding.h"
 #include "sim/duration_model.h"
 #include "sim/registry.h"
@@ -59,6 +60,21 @@ std::vector<std::string> model_names(const std::vector<std::string>& asked) {
 
 std::string pct(double x) {
   return std::isfinite(x) ? fmt::format("{:+.1f}%", 100 * x) : "inf";
+}
+
+// Time a schedule's launches spent in each time-sharing state (summed over launches).
+struct PhaseTime {
+  TimeNs restore = 0, running = 0, save = 0;
+};
+PhaseTime phase_time(const Schedule& s) {
+  PhaseTime t;
+  for (const auto& p : s.phases) {
+    const TimeNs d = p.end - p.start;
+    if (p.state == PhaseState::RestoreState) t.restore += d;
+    if (p.state == PhaseState::Running) t.running += d;
+    if (p.state == PhaseState::SaveState) t.save += d;
+  }
+  return t;
 }
 
 int validate_command(const ValidateArgs& a) {
@@ -114,6 +130,20 @@ int validate_command(const ValidateArgs& a) {
     exec[i].id = l.id;
   }
 
+  // Time-sharing plans swap each launch's state: every launch gets its own instance of its kernel (its own
+  // buffers), set up the first time a time-sharing plan is executed.
+  std::vector<std::unique_ptr<SuiteKernel>> own_kernels;
+  auto own_launches = [&] {
+    if (own_kernels.empty())
+      for (const auto& l : w.launches) {
+        own_kernels.push_back(make_suite_kernel(suite.kernels[l.kernel]->name()));
+        own_kernels.back()->setup(suite.sizes[l.kernel], a.seed);
+      }
+    auto out = exec;
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].kernel = own_kernels[i].get();
+    return out;
+  };
+
   const std::string workload_hash = workload_content_hash(w);
   sim::AloneTimeCache alone_cache;
   ExecutorOptions eo;
@@ -134,14 +164,18 @@ int validate_command(const ValidateArgs& a) {
       info.started_at = store::utc_now_iso8601();
       RunResult predicted = sim::run_workload(w, gpu, o, alone_cache);
       info.finished_at = store::utc_now_iso8601();
-      const auto plan = build_execution_plan(predicted.schedule, w.launches.size(), gpu.sm_count);
+      const bool time_shared = is_time_shared(predicted.schedule);
+      const auto plan =
+          time_shared ? ExecutionPlan{} : build_execution_plan(predicted.schedule, w.launches.size(), gpu.sm_count);
+      const auto steps =
+          time_shared ? build_timeshare_steps(predicted.schedule, w.launches.size()) : std::vector<TimeshareStep>{};
 
       auto live_info = info;
       live_info.mode = "live";
       live_info.started_at = store::utc_now_iso8601();
       // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
-      ExecutionResult ex = execute_plan(plan, exec, eo);
+      ExecutionResult ex = time_shared ? execute_timeshare(steps, own_launches(), eo) : execute_plan(plan, exec, eo);
       live_info.finished_at = store::utc_now_iso8601();
       RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
       live_info.host = store::host_name();
@@ -150,6 +184,9 @@ int validate_command(const ValidateArgs& a) {
 
       // Stored after the execution succeeded: the prediction (unless stored before), then the live run and its
       // link in one transaction.
+      const double planned_microkernels = policy_metric(predicted, "microkernels"),
+                   planned_to_device = policy_metric(predicted, "bytes_to_device"),
+                   planned_to_host = policy_metric(predicted, "bytes_to_host");
       auto predicted_record = store::make_run_record(info, w, std::move(predicted), true);
       const auto predicted_id = db.write_run(predicted_record);
       auto live_record = store::make_run_record(live_info, w, std::move(measured), true);
@@ -164,6 +201,26 @@ int validate_command(const ValidateArgs& a) {
                  c.block_time_ks ? fmt::format("{:.3f}", *c.block_time_ks) : "-", grids);
       if (a.per_launch) fmt::print("{}\n", store::format_comparison(live_record, predicted_record, c));
       notes.insert(ex.notes.begin(), ex.notes.end());
+      if (time_shared) {
+        int kernels = 0;
+        for (int g : ex.grids) kernels += g;
+        fmt::print(
+            "  time-shared: {} micro-kernels (planned {:.0f}); {:.1f} MB restored to the GPU (planned {:.1f}), "
+            "{:.1f} MB saved to host memory (planned {:.1f})\n",
+            kernels, planned_microkernels, static_cast<double>(ex.bytes_to_device) / 1e6, planned_to_device / 1e6,
+            static_cast<double>(ex.bytes_to_host) / 1e6, planned_to_host / 1e6);
+        const auto live_time = phase_time(live_record.schedule), planned_time = phase_time(predicted_record.schedule);
+        auto gbps = [](std::int64_t bytes, TimeNs t) {
+          return t ? static_cast<double>(bytes) / static_cast<double>(t) : 0.0;
+        };
+        fmt::print(
+            "  time in restores {} (planned {}), micro-kernels {} (planned {}), saves {} (planned {}); restores "
+            "at {:.1f} GB/s, saves at {:.1f} GB/s\n",
+            format_duration(live_time.restore), format_duration(planned_time.restore),
+            format_duration(live_time.running), format_duration(planned_time.running), format_duration(live_time.save),
+            format_duration(planned_time.save), gbps(ex.bytes_to_device, live_time.restore),
+            gbps(ex.bytes_to_host, live_time.save));
+      }
       if (ex.skipped)
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
                    ex.skipped);

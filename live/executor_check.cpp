@@ -4,6 +4,7 @@
 
 #include "live/cuda_check.h"
 #include "live/executor/executor.h"
+#include "live/executor/state_swap.h"
 #include "live/suite_binding.h"
 
 namespace gpusched::live {
@@ -47,6 +48,26 @@ ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind,
   }
   out.problem = k.verify();
   return out;
+}
+
+std::string check_time_shared(SuiteKernel& k, int micro_kernels, double timeout_s) {
+  k.setup("small", 7);
+  const LaunchShape shape = k.shape("small");
+  StateSwap swap(k.state_buffers());
+  cudaStream_t stream;
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const int per = (shape.blocks + micro_kernels - 1) / micro_kernels;
+  for (int first = 0; first < shape.blocks; first += per) {
+    swap.scribble_async(stream);
+    swap.restore_async(stream);
+    k.launch({std::min(per, shape.blocks - first), shape.threads, shape.dynamic_smem}, first, nullptr, stream);
+    swap.save_async(stream);
+  }
+  swap.scribble_async(stream);
+  swap.restore_async(stream);
+  wait_for(stream, timeout_s, k.name() + " time-shared");
+  cudaStreamDestroy(stream);
+  return k.verify();
 }
 
 }  // namespace gpusched::live

@@ -1,6 +1,7 @@
 // The executor checked against the CPU references (part of `gpusched-live check`): every suite kernel's small size
 // run by persistent workers, and, for kernels with safe points, every block stopped and run again from its saved
-// state (switch) or from its start (flush) before it is run to its end.
+// state (switch) or from its start (flush) before it is run to its end; and time-sharing's micro-kernels with their
+// state swapped out to host memory and back between them.
 #pragma once
 #include <string>
 
@@ -18,5 +19,10 @@ struct ExecutorCheck {
 // `kind` Run: one entry per block. Flush or Switch: per block, entries stopped after 0, 500 and 1,000 ns, then
 // one run to the end, all on one SM with one worker there, so the pieces follow one another.
 ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind, double timeout_s);
+
+// Time-sharing's state swap: the small size run as `micro_kernels` micro-kernels (ranges of its blocks); before each,
+// every device buffer is overwritten and the state restored from pinned host memory, after each the written buffers
+// are saved there. Returns "" when the final outputs (restored once more) match the CPU reference.
+std::string check_time_shared(SuiteKernel& k, int micro_kernels, double timeout_s);
 
 }  // namespace gpusched::live

@@ -79,6 +79,13 @@ int check_command(double timeout_s) {
       }
     }
   }
+  // Time-sharing: micro-kernels with the state swapped to host memory and back (overwritten on the GPU between).
+  for (auto& k : suite) {
+    const std::string problem = check_time_shared(*k, 3, timeout_s);
+    fmt::print("{:<12} time-shared: {}\n", k->name(),
+               problem.empty() ? "ok (3 micro-kernels, state swapped through host memory)" : problem);
+    failed += !problem.empty();
+  }
   return failed ? kExitCheckFailed : 0;
 }
 

@@ -3,16 +3,17 @@
 # (a CUDA error). Each must end with a clear message and a non-zero exit, and the store must hold the first
 # execution whole (its prediction, its live run, their link) and nothing of the second. Skips (77) where no GPU or
 # driver is present.
-#   validate-fault-test.sh GPUSCHED_LIVE GPUSCHED WORKLOAD
+#   validate-fault-test.sh GPUSCHED_LIVE GPUSCHED WORKLOAD [POLICIES]   (POLICIES: the two executions, fifo,serial)
 bin=$1
 gpusched=$2
 workload=$3
+policies=${4:-fifo,serial}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
 check() {  # kind, expected message
   local msg rc runs
-  msg=$("$bin" validate -w "$workload" --any-gpu -p fifo,serial --alone-repeats 1 --inject-fault "$1" --timeout 5 \
+  msg=$("$bin" validate -w "$workload" --any-gpu -p "$policies" --alone-repeats 1 --inject-fault "$1" --timeout 5 \
     --db "$out/$1.db" 2>&1)
   rc=$?
   echo "$msg" | grep -v "^gpusched-live: note"

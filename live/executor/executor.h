@@ -64,6 +64,8 @@ struct ExecutionResult {
   std::int64_t skipped = 0;         // entries whose block had already run to its end
   TimeNs wall_ns = 0;               // host time of the whole execution
   std::vector<std::string> notes;   // what could not be carried out as planned (a stop on a kernel without safe points)
+  // Time-sharing: state copied to the GPU (restores) and back to host memory (saves).
+  std::int64_t bytes_to_device = 0, bytes_to_host = 0;
 };
 
 // Grids: a launch's first grid is started at its release. While it has entries left, the host watches every

@@ -20,4 +20,9 @@ std::uint64_t gpu_clock_now() {
   return t;
 }
 
+void stamp_gpu_clock_async(std::uint64_t* device_out, void* stream) {
+  stamp_kernel<<<1, 1, 0, static_cast<cudaStream_t>(stream)>>>(reinterpret_cast<unsigned long long*>(device_out));
+  GPUSCHED_CUDA(cudaGetLastError());
+}
+
 }  // namespace gpusched::live

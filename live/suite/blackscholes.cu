@@ -78,6 +78,9 @@ class BlackScholes final : public SuiteKernelBase<BlackScholesBody> {
   }
   std::int64_t footprint_bytes() const override { return static_cast<std::int64_t>(s_.count) * 20; }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(s_.count) * 8; }
+  std::vector<StateBuffer> state_buffers() const override {
+    return {state_of(s_, false), state_of(x_, false), state_of(t_, false), state_of(call_, true), state_of(put_, true)};
+  }
   std::string verify() override {
     const std::size_t n = s_.count;
     std::vector<float> s(n), x(n), t(n), call(n), put(n);

@@ -58,6 +58,9 @@ class Gather final : public SuiteKernelBase<GatherBody> {
     return static_cast<std::int64_t>(table_.count) * 4 + static_cast<std::int64_t>(idx_.count) * 8;
   }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(out_.count) * 4; }
+  std::vector<StateBuffer> state_buffers() const override {
+    return {state_of(table_, false), state_of(idx_, false), state_of(out_, true)};
+  }
   std::string verify() override {
     std::vector<float> table(table_.count), out(out_.count);
     std::vector<unsigned> idx(idx_.count);

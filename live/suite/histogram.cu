@@ -57,6 +57,7 @@ class Histogram final : public SuiteKernelBase<HistogramBody> {
   double idempotent_until() const override { return 0.9; }  // replaced by the recorded point
   std::int64_t footprint_bytes() const override { return static_cast<std::int64_t>(in_.count) * 4 + kBins * 4; }
   std::int64_t dirty_bytes() const override { return kBins * 4; }
+  std::vector<StateBuffer> state_buffers() const override { return {state_of(in_, false), state_of(hist_, true)}; }
   std::string verify() override {
     std::vector<unsigned> in(in_.count), hist(kBins), ref(kBins, 0);
     GPUSCHED_CUDA(cudaMemcpy(in.data(), in_.ptr, in.size() * 4, cudaMemcpyDeviceToHost));

@@ -201,6 +201,11 @@ struct DeviceBuffer {
   }
 };
 
+template <class T>
+StateBuffer state_of(const DeviceBuffer<T>& b, bool written) {
+  return {b.ptr, b.count * sizeof(T), written};
+}
+
 // Fills a buffer with seeded pseudo-random floats in [0, 1) on the GPU.
 void fill_uniform(float* data, std::size_t n, std::uint64_t seed);
 void fill_indices(unsigned* data, std::size_t n, unsigned range, std::uint64_t seed);

@@ -74,6 +74,9 @@ class Mriq final : public SuiteKernelBase<MriqBody> {
     return static_cast<std::int64_t>(voxels_.count + kspace_.count + q_.count) * 4;
   }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(q_.count) * 4; }
+  std::vector<StateBuffer> state_buffers() const override {
+    return {state_of(voxels_, false), state_of(kspace_, false), state_of(q_, true)};
+  }
   std::string verify() override {
     std::vector<float> vox(voxels_.count), ks(kspace_.count), q(q_.count);
     GPUSCHED_CUDA(cudaMemcpy(vox.data(), voxels_.ptr, vox.size() * 4, cudaMemcpyDeviceToHost));

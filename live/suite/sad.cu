@@ -84,6 +84,9 @@ class Sad final : public SuiteKernelBase<SadBody> {
   }
   std::int64_t footprint_bytes() const override { return static_cast<std::int64_t>(cur_.count) * 8; }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(best_.count) * 4; }
+  std::vector<StateBuffer> state_buffers() const override {
+    return {state_of(cur_, false), state_of(ref_, false), state_of(best_, true)};
+  }
   std::string verify() override {
     const int w = frame_.width, h = frame_.height;
     std::vector<unsigned char> cur(static_cast<std::size_t>(w) * h), ref(cur.size());

@@ -70,6 +70,9 @@ class Sgemm final : public SuiteKernelBase<SgemmBody> {
   }
   std::int64_t footprint_bytes() const override { return 3LL * n_ * n_ * 4; }
   std::int64_t dirty_bytes() const override { return 1LL * n_ * n_ * 4; }
+  std::vector<StateBuffer> state_buffers() const override {
+    return {state_of(a_, false), state_of(b_, false), state_of(c_, true)};
+  }
   std::string verify() override {
     const std::size_t nn = static_cast<std::size_t>(n_) * n_;
     std::vector<float> a(nn), b(nn), c(nn);

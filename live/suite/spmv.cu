@@ -69,6 +69,10 @@ class Spmv final : public SuiteKernelBase<SpmvBody> {
     return static_cast<std::int64_t>(row_ptr_.count + cols_.count * 2 + x_.count + y_.count) * 4;
   }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(y_.count) * 4; }
+  std::vector<StateBuffer> state_buffers() const override {
+    return {state_of(row_ptr_, false), state_of(cols_, false), state_of(vals_, false), state_of(x_, false),
+            state_of(y_, true)};
+  }
   std::string verify() override {
     std::vector<unsigned> ptr(row_ptr_.count), cols(cols_.count);
     std::vector<float> vals(vals_.count), x(x_.count), y(y_.count);

@@ -70,6 +70,7 @@ class Stencil final : public SuiteKernelBase<StencilBody> {
   }
   std::int64_t footprint_bytes() const override { return static_cast<std::int64_t>(in_.count) * 8; }
   std::int64_t dirty_bytes() const override { return static_cast<std::int64_t>(out_.count) * 4; }
+  std::vector<StateBuffer> state_buffers() const override { return {state_of(in_, false), state_of(out_, true)}; }
   std::string verify() override {
     std::vector<float> in(in_.count), out(out_.count);
     GPUSCHED_CUDA(cudaMemcpy(in.data(), in_.ptr, in.size() * 4, cudaMemcpyDeviceToHost));

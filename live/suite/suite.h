@@ -55,6 +55,14 @@ struct KernelAttributes {
   int local_bytes = 0;
 };
 
+// A device buffer of a kernel's data: what time-sharing keeps in host memory between its micro-kernels (all of them
+// are restored to the GPU, the written ones are saved back).
+struct StateBuffer {
+  void* device = nullptr;
+  std::size_t bytes = 0;
+  bool written = false;
+};
+
 class SuiteKernel {
  public:
   virtual ~SuiteKernel() = default;
@@ -100,6 +108,8 @@ class SuiteKernel {
   // Device memory the current size's data takes, and the part the kernel writes.
   virtual std::int64_t footprint_bytes() const { return 0; }
   virtual std::int64_t dirty_bytes() const { return 0; }
+  // The current size's device buffers (after setup).
+  virtual std::vector<StateBuffer> state_buffers() const = 0;
 
  protected:
   Stamping stamping_ = Stamping::Barrier;
