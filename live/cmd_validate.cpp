@@ -214,12 +214,12 @@ int validate_command(const ValidateArgs& a) {
           return t ? static_cast<double>(bytes) / static_cast<double>(t) : 0.0;
         };
         fmt::print(
-            "  time in restores {} (planned {}), micro-kernels {} (planned {}), saves {} (planned {}); restores "
-            "at {:.1f} GB/s, saves at {:.1f} GB/s\n",
+            "  time in restores {} (planned {}), micro-kernels {} (planned {}), saves {} (planned {}); copies: "
+            "restores at {:.1f} GB/s, saves at {:.1f} GB/s\n",
             format_duration(live_time.restore), format_duration(planned_time.restore),
             format_duration(live_time.running), format_duration(planned_time.running), format_duration(live_time.save),
-            format_duration(planned_time.save), gbps(ex.bytes_to_device, live_time.restore),
-            gbps(ex.bytes_to_host, live_time.save));
+            format_duration(planned_time.save), gbps(ex.bytes_to_device, ex.restore_copy_ns),
+            gbps(ex.bytes_to_host, ex.save_copy_ns));
       }
       if (ex.skipped)
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",

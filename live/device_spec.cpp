@@ -24,7 +24,9 @@ int attr(cudaDeviceAttr a, int dev) {
   return v;
 }
 
-std::string version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
+std::string version_text(int v) {
+  return fmt::format("{}.{}", v / 1000, (v % 1000) / 10);
+}
 
 // The kernel driver's own version ("580.159.04"), from /proc; the CUDA version it supports in parentheses.
 std::string driver_text(int cuda_version) {
@@ -57,7 +59,7 @@ std::string driver_text(int cuda_version) {
 GpuSpec spec_of_device(int dev) {
   cudaDeviceProp p{};
   GPUSCHED_CUDA(cudaGetDeviceProperties(&p, dev));
-  GpuSpec g = architecture_defaults(p.major >= 9 ? Architecture::Hopper
+  GpuSpec g = architecture_defaults(p.major >= 9   ? Architecture::Hopper
                                     : p.major >= 5 ? Architecture::Maxwell
                                     : p.major == 3 ? Architecture::Kepler
                                                    : Architecture::Fermi);
@@ -102,9 +104,11 @@ std::vector<std::string> spec_differences(const GpuSpec& d, const GpuSpec& p) {
   cmp("reserved_shared_memory_per_block", d.reserved_shared_memory_per_block, p.reserved_shared_memory_per_block);
   // Clocks and bandwidth vary by board and power state: reported when more than 5% apart.
   const auto far = [](double a, double b) { return std::abs(a - b) > 0.05 * std::max(a, b); };
-  if (far(d.clock_mhz, p.clock_mhz)) out.push_back(fmt::format("clock_mhz: device {:.0f}, preset {:.0f}", d.clock_mhz, p.clock_mhz));
+  if (far(d.clock_mhz, p.clock_mhz))
+    out.push_back(fmt::format("clock_mhz: device {:.0f}, preset {:.0f}", d.clock_mhz, p.clock_mhz));
   if (far(d.dram_bandwidth_gbps, p.dram_bandwidth_gbps))
-    out.push_back(fmt::format("dram_bandwidth_gbps: device {:.0f}, preset {:.0f}", d.dram_bandwidth_gbps, p.dram_bandwidth_gbps));
+    out.push_back(
+        fmt::format("dram_bandwidth_gbps: device {:.0f}, preset {:.0f}", d.dram_bandwidth_gbps, p.dram_bandwidth_gbps));
   if (far(static_cast<double>(d.memory_bytes), static_cast<double>(p.memory_bytes)))
     out.push_back(fmt::format("memory_bytes: device {}, preset {}", d.memory_bytes, p.memory_bytes));
   return out;

@@ -281,6 +281,11 @@ int record_command(const RecordArgs& a) {
 
 int main(int argc, char** argv) {
   using namespace gpusched::live;
+  // Every kernel loaded when the context is created, not at its first launch: with lazy loading (CUDA's default since
+  // 12.2) the first grid of each worker, micro-kernel or instrumented kernel waited milliseconds for its module, inside
+  // the first execution's timing (measured: a time-shared execution's micro-kernels took 65.6 ms the first time and
+  // 7.3 ms the next). A value the user set is kept.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   CLI::App app{"gpusched-live: real CUDA kernels, recorded on a real GPU"};
   app.require_subcommand(1);
   int result = 0;

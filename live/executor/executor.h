@@ -66,6 +66,7 @@ struct ExecutionResult {
   std::vector<std::string> notes;   // what could not be carried out as planned (a stop on a kernel without safe points)
   // Time-sharing: state copied to the GPU (restores) and back to host memory (saves).
   std::int64_t bytes_to_device = 0, bytes_to_host = 0;
+  TimeNs restore_copy_ns = 0, save_copy_ns = 0;  // the copies' own time (CUDA events around them)
 };
 
 // Grids: a launch's first grid is started at its release. While it has entries left, the host watches every

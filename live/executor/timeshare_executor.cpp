@@ -164,8 +164,12 @@ ExecutionResult execute_timeshare(const std::vector<TimeshareStep>& steps, const
   GPUSCHED_CUDA(cudaMemcpy(&origin_ns, origin_stamp, sizeof origin_ns, cudaMemcpyDeviceToHost));
   const TimeNs stamp_at = elapsed_ns(before, after) / 2;
   std::vector<std::pair<TimeNs, TimeNs>> measured(steps.size());
-  for (std::size_t i = 0; i < steps.size(); ++i)
+  for (std::size_t i = 0; i < steps.size(); ++i) {
     measured[i] = {elapsed_ns(before, start[i]), elapsed_ns(before, end[i])};
+    const TimeNs copy = measured[i].second - measured[i].first;
+    if (steps[i].kind == TimeshareStepKind::Restore) result.restore_copy_ns += copy;
+    if (steps[i].kind == TimeshareStepKind::Save) result.save_copy_ns += copy;
+  }
 
   std::vector<TimeNs> finish(n, 0);
   for (std::size_t l = 0; l < n; ++l) {

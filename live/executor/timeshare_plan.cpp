@@ -106,7 +106,7 @@ std::vector<PhaseSpan> measured_phases(const std::vector<TimeshareStep>& steps,
   // Per launch: where its last step left it. Waiting from `idle_since` (its release, or a save's end); after a
   // restore, ready from `ready_since`.
   struct Cursor {
-    TimeNs idle_since = -1, ready_since = -1;
+    TimeNs idle_since = -1, ready_since = -1, kernel_end = -1;
   };
   std::vector<Cursor> at(release.size());
   for (std::size_t l = 0; l < release.size(); ++l) at[l].idle_since = release[l];
@@ -125,9 +125,11 @@ std::vector<PhaseSpan> measured_phases(const std::vector<TimeshareStep>& steps,
         if (c.ready_since >= 0) add(c.ready_since, start, s.launch, 0, PhaseState::ReadyToLaunch);
         c.ready_since = -1;
         add(start, end, s.launch, 0, PhaseState::Running);
+        c.kernel_end = end;
         break;
       case TimeshareStepKind::Save:
-        add(start, end, s.launch, 0, PhaseState::SaveState);
+        // As the policy has it, saving from the end of the micro-kernel before it (the copy may queue on the link).
+        add(c.kernel_end >= 0 ? std::min(c.kernel_end, start) : start, end, s.launch, 0, PhaseState::SaveState);
         c.idle_since = end;
         break;
     }

@@ -30,9 +30,10 @@ bool is_time_shared(const Schedule& plan);
 std::vector<TimeshareStep> build_timeshare_steps(const Schedule& plan, std::size_t launches);
 
 // The measured counterpart of the plan's phases, from each step's measured [start, end) (same order as the steps)
-// and each launch's release: Wait from the release (and from each save's end) until its next step; RestoreState;
-// ReadyToLaunch from a restore's end until the micro-kernel that follows it; Running; SaveState. In the order they
-// ended, as Schedule::phases.
+// and each launch's release: Wait from the release (and from each save's end) until its next step; RestoreState (the
+// copy); ReadyToLaunch from a restore's end until the micro-kernel that follows it; Running; SaveState from the end of
+// the micro-kernel before it (as the policy sets it: queued for the link, then copying) to the copy's end. In the
+// order they ended, as Schedule::phases.
 std::vector<PhaseSpan> measured_phases(const std::vector<TimeshareStep>& steps,
                                        const std::vector<std::pair<TimeNs, TimeNs>>& measured,
                                        const std::vector<TimeNs>& release);

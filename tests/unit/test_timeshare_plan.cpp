@@ -82,16 +82,16 @@ TEST(TimesharePlan, RejectsWhatOneGpuCannotCarryOut) {
   EXPECT_THROW(build_timeshare_steps(two_launches(), 1), std::invalid_argument);  // launch 1 unknown
 }
 
-// Measured: restore 0 [0,12), restore 1 [12,30), kernel 0 [12,35), save 0 [35,45), kernel 1 [35,60),
+// Measured: restore 0 [0,12), restore 1 [12,30), kernel 0 [12,35), save 0 copying [38,45), kernel 1 [35,60),
 // restore 0 [45,55), kernel 0 [60,80); launch 1 released at 5.
 TEST(TimesharePlan, MeasuredPhasesFromStepTimes) {
   const auto steps = build_timeshare_steps(two_launches(), 2);
-  const std::vector<std::pair<TimeNs, TimeNs>> measured{{0, 12},  {12, 30}, {12, 35}, {35, 45},
+  const std::vector<std::pair<TimeNs, TimeNs>> measured{{0, 12},  {12, 30}, {12, 35}, {38, 45},
                                                         {35, 60}, {45, 55}, {60, 80}};
   const auto phases = measured_phases(steps, measured, {0, 5});
-  // Launch 0: restore [0,12), running [12,35) (ready for 0 ns: none), save [35,45), no wait (its next restore starts
-  // at 45), restore [45,55), ready [55,60), running [60,80). Launch 1: wait [5,12), restore [12,30), ready [30,35),
-  // running [35,60). In end order, ties by launch.
+  // Launch 0: restore [0,12), running [12,35) (ready for 0 ns: none), save [35,45) (from its kernel's end), no wait
+  // (its next restore starts at 45), restore [45,55), ready [55,60), running [60,80). Launch 1: wait [5,12), restore
+  // [12,30), ready [30,35), running [35,60). In end order, ties by launch.
   const std::vector<PhaseSpan> expected{
       phase(0, 12, 0, PhaseState::RestoreState),   phase(5, 12, 1, PhaseState::Wait, -1),
       phase(12, 30, 1, PhaseState::RestoreState),  phase(12, 35, 0, PhaseState::Running),
