@@ -68,11 +68,17 @@ int overhead_command(const OverheadArgs& a) {
     const LaunchShape shape = k->shape(a.size);
     const int plain_res = k->occupancy(shape.threads, 0), exec_res = k->executor_occupancy(shape.threads, 0, false);
     const auto queues = alone_queues(shape.blocks, sms, exec_res);
+    // Persistent workers (no entries_per_worker): one grid must run every block, and no host starts another
+    // where fresh workers would have landed on SMs with nothing left.
+    const int grid = worker_grid_blocks(exec_res, sms, queues.entries.size(), 0);
+    auto make_queues = [&] {
+      return std::make_unique<DeviceQueues>(queues, shape.blocks, shape.threads, k->switch_values_per_thread());
+    };
     BatchTimer timer(stream, a.timeout_s, k->name());
     auto time_batch = [&](bool executor, int n, std::vector<std::unique_ptr<DeviceQueues>>* fresh) {
       return timer.ms_per_launch(n, [&](int j) {
         if (executor)
-          k->execute((*fresh)[static_cast<std::size_t>(j)]->view(), exec_res * sms, 0, stream);
+          k->execute((*fresh)[static_cast<std::size_t>(j)]->view(), grid, 0, stream);
         else
           k->launch(shape, 0, nullptr, stream);
       });
@@ -83,8 +89,7 @@ int overhead_command(const OverheadArgs& a) {
     for (int i = 0; i < a.repeats; ++i) {
       std::vector<std::unique_ptr<DeviceQueues>> fresh;  // allocated outside the timed batch
       for (int j = 0; j < batch; ++j) {
-        fresh.push_back(
-            std::make_unique<DeviceQueues>(queues, shape.blocks, shape.threads, k->switch_values_per_thread()));
+        fresh.push_back(make_queues());
       }
       GPUSCHED_CUDA(cudaDeviceSynchronize());
       for (bool executor : {i % 2 == 1, i % 2 == 0})
@@ -105,10 +110,10 @@ int overhead_command(const OverheadArgs& a) {
       std::vector<DeviceBlockRecord> stamps(static_cast<std::size_t>(shape.blocks));
       GPUSCHED_CUDA(cudaMemcpy(stamps.data(), d, stamps.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
       cudaFree(d);
-      DeviceQueues q(queues, shape.blocks, shape.threads, k->switch_values_per_thread());
-      k->execute(q.view(), exec_res * sms, 0, stream);
+      const auto q = make_queues();
+      k->execute(q->view(), grid, 0, stream);
       GPUSCHED_CUDA(cudaStreamSynchronize(stream));
-      const auto p = summarize(stamps, sms), e = summarize(q.records(), sms);
+      const auto p = summarize(stamps, sms), e = summarize(q->records(), sms);
       fmt::print(
           "  stamped: block {:.2f} us plain, {:.2f} us executor; span {:.1f} us plain, {:.1f} us executor; "
           "SMs finish within {:.1f} us plain, {:.1f} us executor\n",

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <set>
@@ -14,6 +15,7 @@
 #include "core/store/run_comparison.h"
 #include "core/store/store.h"
 #include "live/commands.h"
+#include "live/cuda_check.h"
 #include "live/device_spec.h"
 #include "live/executor/executor.h"
 #include "live/executor/measured_run.h"
@@ -34,7 +36,8 @@ struct ValidateArgs {
   std::uint64_t seed = 1;
   double timeout_s = 60;
   int alone_repeats = 11;
-  bool per_launch = false, any_gpu = false;
+  int entries_per_worker = ExecutorOptions{}.entries_per_worker;
+  bool per_launch = false, any_gpu = false, no_green_contexts = false;
   std::string inject_fault;
 };
 
@@ -144,10 +147,28 @@ int validate_command(const ValidateArgs& a) {
     return out;
   };
 
+  // Green contexts for the launches a plan keeps to part of the GPU; without them (disabled, or a driver older
+  // than CUDA 12.4) the partitions are kept by the queues and quotas alone.
+  std::unique_ptr<GreenPartitions> green;
+  if (!a.no_green_contexts) {
+    try {
+      green = std::make_unique<GreenPartitions>(0);
+      fmt::print(
+          "green contexts: {} groups of SMs ({} SMs the smallest)\n", green->group_sms().size(),
+          std::min_element(green->group_sms().begin(), green->group_sms().end(), [](const auto& x, const auto& y) {
+            return x.size() < y.size();
+          })->size());
+    } catch (const LiveError& e) {
+      fmt::print("green contexts not used ({}): partitions are kept by the executor's queues alone\n", e.what());
+    }
+  }
+
   const std::string workload_hash = workload_content_hash(w);
   sim::AloneTimeCache alone_cache;
   ExecutorOptions eo;
   eo.timeout_s = a.timeout_s;
+  eo.green = green.get();
+  eo.entries_per_worker = a.entries_per_worker;
   fmt::print("\n{:<16} {:<14} {:>5} {:>5} {:>11} {:>11} {:>9} {:>8} {:>8} {:>9} {:>7} {:>6}\n", "policy",
              "interference", "pred", "live", "makespan", "measured", "mk err", "STP err", "ANTT err", "|turn err|",
              "blk KS", "grids");
@@ -200,6 +221,15 @@ int validate_command(const ValidateArgs& a) {
                  pct(c.antt_error), fmt::format("{:.1f}%", 100 * c.mean_abs_turnaround_error),
                  c.block_time_ks ? fmt::format("{:.3f}", *c.block_time_ks) : "-", grids);
       if (a.per_launch) fmt::print("{}\n", store::format_comparison(live_record, predicted_record, c));
+      int confined = 0, least = 0, most = 0;
+      for (const int sms : ex.green_sms)
+        if (sms > 0) {
+          least = confined++ ? std::min(least, sms) : sms;
+          most = std::max(most, sms);
+        }
+      if (confined)
+        fmt::print("  green contexts: {} of {} launches confined to {}-{} SMs\n", confined, ex.green_sms.size(), least,
+                   most);
       notes.insert(ex.notes.begin(), ex.notes.end());
       if (time_shared) {
         int kernels = 0;
@@ -252,6 +282,11 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--alone-repeats", a->alone_repeats, "Launches timed for each kernel's time alone (median)");
   cmd->add_flag("--per-launch", a->per_launch, "Print every launch's turnaround against its prediction");
   cmd->add_flag("--any-gpu", a->any_gpu, "Run on a GPU other than the workload's when the SM counts agree");
+  cmd->add_option("--entries-per-worker", a->entries_per_worker,
+                  "Workers leave after this many entries and fresh ones take their place (0: persistent workers)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--no-green-contexts", a->no_green_contexts,
+                "Keep a plan's SM partitions with the executor's queues alone, without green contexts");
   cmd->add_option("--inject-fault", a->inject_fault,
                   "Test the error paths: the second execution's first worker hangs or faults (hang, error)");
   cmd->callback([a, &result] { result = validate_command(*a); });

@@ -123,7 +123,7 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
   __syncthreads();
   if (!s_admitted) return;
   const int begin = q.sm_begin[sm], count = q.sm_begin[sm + 1] - begin;
-  for (;;) {
+  for (int taken = 0; q.entries_per_worker == 0 || taken < q.entries_per_worker; ++taken) {
     if (threadIdx.x == 0) {
       int resume = 0, restored = 0;
       const int e = take_entry(q, sm, begin, count, &resume, &restored);

@@ -71,7 +71,10 @@ struct ExecQueues {
   // A stop for every worker at GPU time stop_at_ns (the preemption-latency experiment; ~0: none): workers take no
   // entry after it (drain) and, for Flush or Switch, running blocks stop at their next safe point.
   std::uint64_t stop_at_ns = ~0ull;
-  std::int32_t stop_kind = 0;            // EntryKind
+  std::int32_t stop_kind = 0;  // EntryKind
+  // A worker leaves after this many entries (0: when its SM's queue is empty), making room for a fresh one: the
+  // SM's warp schedulers favour older warps, and a persistent worker never gets younger (docs/validation.md).
+  std::int32_t entries_per_worker = 0;
   std::uint64_t* worker_exit = nullptr;  // per worker (blockIdx.x): %globaltimer when it left, or null
   std::uint32_t* worker_sm = nullptr;    // per worker: its SM + 1 when it was admitted (0: refused)
 };

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "live/cuda_check.h"
+#include "live/executor/green_cover.h"
 
 namespace gpusched::live {
 
@@ -102,6 +103,7 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
   ExecutionResult result;
   result.grids.assign(n, 0);
   result.workers_per_sm.assign(n, 0);
+  result.green_sms.assign(n, 0);
   const int sm_count = plan.sm_count;
   const std::size_t sms = static_cast<std::size_t>(sm_count);
 
@@ -112,6 +114,8 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     std::vector<bool> busy;
     enum { Waiting, Running, Finished } state = Waiting;
     int workers = 0;
+    int grid_sms = 0;      // SMs a grid's workers may land on: the GPU's, or its green context's
+    int grid_workers = 0;  // worker blocks per grid
     TimeNs last_grid = -1;
   };
   std::vector<Live> live(n);
@@ -156,9 +160,22 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
                                        false, counters + i * sms, counters + (n + i) * sms);
     x.queues->view().all_next = counters;
     x.queues->view().all_workers = counters + n * sms;
+    x.queues->view().entries_per_worker = std::max(0, options.entries_per_worker);
+    // A launch the plan keeps to part of the GPU: its grids go to a green context of the groups holding its SMs
+    // (made before the execution starts: creating one takes about 2 ms).
+    const GreenContext* green = nullptr;
+    if (options.green) {
+      const auto groups = covering_groups(options.green->group_sms(), planned_sms(plan.launches[i]));
+      if (!groups.empty()) green = &options.green->context(groups);
+    }
+    x.grid_sms = green ? static_cast<int>(green->sms.size()) : sm_count;
+    result.green_sms[i] = green ? x.grid_sms : 0;
     for (int s = 0; s < std::max(1, options.streams_per_launch); ++s) {
       cudaStream_t st;
-      GPUSCHED_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+      if (green)
+        st = options.green->create_stream(*green);
+      else
+        GPUSCHED_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
       x.streams.push_back(st);
       cudaEvent_t e;
       GPUSCHED_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -168,6 +185,8 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     x.workers = l.kernel->executor_occupancy(l.threads, 0, stops);
     if (x.workers < 1) throw LiveError(fmt::format("launch '{}': the executor's worker kernel cannot run", l.id));
     result.workers_per_sm[i] = x.workers;
+    x.grid_workers = worker_grid_blocks(x.workers, x.grid_sms, x.queues->entries(), options.entries_per_worker);
+
     if (stops && l.kernel->switch_values_per_thread() < 0)
       result.notes.push_back(fmt::format(
           "kernel {} has no safe point: where a plan flushes, switches out or kills its blocks, they run to their end",
@@ -189,7 +208,7 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
       // (kept out of the worker kernel, whose registers it would raise).
       if (fault_pending) launch_fault_kernel(options.inject_fault, x.streams[s]);
       fault_pending = false;
-      launches[i].kernel->execute(x.queues->view(), x.workers * sm_count, 0, x.streams[s]);
+      launches[i].kernel->execute(x.queues->view(), x.grid_workers, 0, x.streams[s]);
       GPUSCHED_CUDA(cudaEventRecord(x.done[s], x.streams[s]));
       x.busy[s] = true;
       x.last_grid = now;

@@ -12,6 +12,7 @@
 
 #include "core/schedule.h"
 #include "live/executor/gpu_clock.h"
+#include "live/executor/green_contexts.h"
 #include "live/executor/plan.h"
 #include "live/suite/suite.h"
 
@@ -54,13 +55,22 @@ struct ExecutorOptions {
   double timeout_s = 60;          // watchdog: the whole execution; past it the process ends (exit 1)
   TimeNs regrid_wait_ns = 20000;  // least time between two grids of one launch
   int streams_per_launch = 4;     // grids of one launch that may be in flight at once
-  std::string inject_fault;       // tests: "hang" or "error": a faulty kernel ahead of the first grid
+  // Workers leave after this many entries (0: persistent, they leave when their SM's queue is empty); a grid then
+  // has room for a fresh worker per that many entries besides the resident ones, and the hardware places them as
+  // the leaving ones make room. Persistent workers keep their warps' age, and the SM's warp schedulers starve the
+  // youngest: docs/validation.md, "Workers that leave". 8 predicted best on both recorded workloads (H100).
+  int entries_per_worker = 8;
+  std::string inject_fault;  // tests: "hang" or "error": a faulty kernel ahead of the first grid
+  // Where set, a launch the plan confines to part of the GPU runs its worker grids in a green context of the SM
+  // groups holding its planned SMs (green_contexts.h); null: every grid may be placed on any SM.
+  GreenPartitions* green = nullptr;
 };
 
 struct ExecutionResult {
   Schedule schedule;                // the pieces the GPU ran; times from the execution's origin on the GPU clock
   std::vector<int> grids;           // worker grids started per launch
   std::vector<int> workers_per_sm;  // residency of each launch's worker kernel
+  std::vector<int> green_sms;       // per launch: the SMs of its green context (0: none, any SM)
   std::int64_t skipped = 0;         // entries whose block had already run to its end
   TimeNs wall_ns = 0;               // host time of the whole execution
   std::vector<std::string> notes;   // what could not be carried out as planned (a stop on a kernel without safe points)

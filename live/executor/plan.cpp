@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -145,6 +146,14 @@ LaunchQueues alone_queues(std::int64_t blocks, int sm_count, int quota, EntryKin
   q.stops = kind != EntryKind::Run;
   q.switches = kind == EntryKind::Switch;
   return q;
+}
+
+int worker_grid_blocks(int workers_per_sm, int sms, std::size_t entries, int entries_per_worker) {
+  std::int64_t blocks = static_cast<std::int64_t>(workers_per_sm) * sms;
+  if (entries_per_worker > 0)
+    blocks += static_cast<std::int64_t>((entries + static_cast<std::size_t>(entries_per_worker) - 1) /
+                                        static_cast<std::size_t>(entries_per_worker));
+  return static_cast<int>(std::min<std::int64_t>(blocks, std::numeric_limits<int>::max()));
 }
 
 }  // namespace gpusched::live

@@ -34,6 +34,11 @@ ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, i
 // (the kernel's residency). Every entry is `kind` (budget 0). The overhead and preemption measurements use it.
 LaunchQueues alone_queues(std::int64_t blocks, int sm_count, int quota, EntryKind kind = EntryKind::Run);
 
+// Worker blocks in one grid of a launch: `workers_per_sm` on each of `sms` SMs, and with workers that leave after
+// `entries_per_worker` entries (> 0) one more per that many of the launch's `entries`, for the hardware to place
+// as the leaving ones make room.
+int worker_grid_blocks(int workers_per_sm, int sms, std::size_t entries, int entries_per_worker);
+
 // The kind of entry a planned piece becomes.
 EntryKind entry_kind(PieceOutcome planned);
 

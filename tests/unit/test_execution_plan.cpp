@@ -128,3 +128,12 @@ TEST(MeasuredRun, FlushedPiecesAndMissingLaunches) {
   EXPECT_THROW(measured_run(w, gpu, only_flushed, {100}, predicted), std::invalid_argument);
   EXPECT_THROW(measured_run(w, gpu, m, {}, predicted), std::invalid_argument);
 }
+
+// Worker grids: 8 workers on each of 132 SMs = 1,056 resident; workers leaving after 8 entries add one fresh worker
+// per 8 of the launch's 16,384 entries (2,048), 16,385 entries need 2,049 (rounded up).
+TEST(ExecutionPlan, WorkerGridBlocks) {
+  EXPECT_EQ(worker_grid_blocks(8, 132, 16384, 0), 1056);  // persistent workers: the resident ones only
+  EXPECT_EQ(worker_grid_blocks(8, 132, 16384, 8), 1056 + 2048);
+  EXPECT_EQ(worker_grid_blocks(8, 132, 16385, 8), 1056 + 2049);
+  EXPECT_EQ(worker_grid_blocks(5, 30, 0, 8), 150);  // a green context of 30 SMs, no entries
+}

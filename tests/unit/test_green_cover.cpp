@@ -1,0 +1,39 @@
+// Which green-context groups a launch needs (live/executor/green_cover.h), by hand: no GPU.
+#include <gtest/gtest.h>
+
+#include "live/executor/green_cover.h"
+
+using namespace gpusched;
+using namespace gpusched::live;
+
+namespace {
+
+// Hopper-like groups of two SMs, not in %smid order (the H100's split puts SMs 124-131 in groups 8-11).
+const std::vector<std::vector<int>> kGroups = {{0, 1}, {2, 3}, {6, 7}, {4, 5}};
+
+}  // namespace
+
+// A launch planned on SMs 0..3 only: its entries' offsets per SM of a 6-SM plan (SMs 4 and 5 empty).
+TEST(GreenCover, PlannedSmsAreTheSmsWithEntries) {
+  LaunchQueues q;
+  q.sm_begin = {0, 2, 3, 3, 7, 7, 7};  // SM 0: 2 entries, SM 1: 1, SM 2: 0, SM 3: 4, SMs 4-5: 0
+  EXPECT_EQ(planned_sms(q), (std::vector<std::uint8_t>{1, 1, 0, 1, 0, 0}));
+  EXPECT_TRUE(planned_sms(LaunchQueues{}).empty());
+}
+
+TEST(GreenCover, GroupsHoldingAnyWantedSm) {
+  // SMs 1 and 3 wanted: group {0,1} and group {2,3}, not the others.
+  EXPECT_EQ(covering_groups(kGroups, {0, 1, 0, 1, 0, 0, 0, 0}), (std::vector<int>{0, 1}));
+  // SM 7 alone: group 2 ({6,7}), though its partner SM 6 is not wanted (groups are the finest unit).
+  EXPECT_EQ(covering_groups(kGroups, {0, 0, 0, 0, 0, 0, 0, 1}), (std::vector<int>{2}));
+  // SMs 4 and 6: groups 2 and 3, in group order.
+  EXPECT_EQ(covering_groups(kGroups, {0, 0, 0, 0, 1, 0, 1, 0}), (std::vector<int>{2, 3}));
+}
+
+TEST(GreenCover, NoPartitionWhenEveryGroupOrNoSmIsWanted) {
+  // One SM of every group: the launch spans the GPU; no green context.
+  EXPECT_TRUE(covering_groups(kGroups, {1, 0, 1, 0, 1, 0, 1, 0}).empty());
+  EXPECT_TRUE(covering_groups(kGroups, std::vector<std::uint8_t>(8, 0)).empty());
+  // A shorter wanted list (a plan of fewer SMs than %smid reaches): SMs past its end are not wanted.
+  EXPECT_EQ(covering_groups(kGroups, {1, 1}), (std::vector<int>{0}));
+}
