@@ -1,9 +1,11 @@
 // The executor (docs/validation.md, "The executor"): carries out a simulated plan on the GPU with SM-centric
-// persistent workers. Per launch, a worker grid of the launch's kernel is started at the launch's planned arrival
-// (once the launches it depends on have finished); each worker reads %smid and takes entries of its own SM's queue
-// only, at most as many workers per SM as the plan had blocks of the launch resident there. Workers that land on
-// an SM with nothing (left) to do leave at once; when a grid ends with entries left (their SM was full while the
-// grid's workers were placed), another grid is started. Every piece is stamped (start, end, SM, how it ended).
+// workers. Per launch, a worker grid of the launch's kernel is started at the launch's planned arrival (once the
+// launches it depends on have finished); each worker reads %smid and takes entries of its own SM's queue only, at
+// most as many workers per SM as the plan had blocks of the launch resident there, and leaves after a few entries
+// for a fresh one to take its place. Workers that land on an SM with nothing (left) to do leave at once; when a grid
+// ends with entries left (their SM was full while the grid's workers were placed), another grid is started. A
+// launch the plan keeps to part of the GPU runs its grids in a green context of its SMs. Every piece is stamped
+// (start, end, SM, how it ended).
 #pragma once
 #include <cstdint>
 #include <memory>
