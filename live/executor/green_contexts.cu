@@ -125,6 +125,7 @@ const GreenContext& GreenPartitions::context(const std::vector<int>& groups) {
   auto [it, fresh] = contexts_.try_emplace(groups);
   if (!fresh && it->second.handle) return it->second;
   std::vector<CUdevResource> resources;
+  it->second.sms.clear();  // a context whose creation failed before is filled again
   for (const int g : groups) {
     if (g < 0 || static_cast<std::size_t>(g) >= d.groups.size())
       throw LiveError(fmt::format("green contexts: no group {}", g));
