@@ -147,8 +147,8 @@ int validate_command(const ValidateArgs& a) {
     return out;
   };
 
-  // Green contexts for the launches a plan keeps to part of the GPU; without them (disabled, or a driver older
-  // than CUDA 12.4) the partitions are kept by the queues and quotas alone.
+  // Green contexts for the launches a plan keeps to part of the GPU; without them (disabled, or a driver that has
+  // none) the partitions are kept by the queues and quotas alone.
   std::unique_ptr<GreenPartitions> green;
   if (!a.no_green_contexts) {
     try {

@@ -34,7 +34,19 @@ struct GreenPartitions::Driver {
   decltype(&::cuGreenCtxCreate) create = nullptr;
   decltype(&::cuGreenCtxDestroy) destroy = nullptr;
   decltype(&::cuGreenCtxStreamCreate) stream_create = nullptr;
+  CUdevice device = 0;
   std::vector<CUdevResource> groups;  // the split's groups (a context's descriptor combines some of them)
+
+  // A green context of these groups (indices into `groups`, checked by the caller).
+  CUgreenCtx create_context(const std::vector<int>& of) const {
+    std::vector<CUdevResource> resources;
+    for (const int g : of) resources.push_back(groups[static_cast<std::size_t>(g)]);
+    CUdevResourceDesc desc = nullptr;
+    check(generate_desc(&desc, resources.data(), static_cast<unsigned>(resources.size())), "cuDevResourceGenerateDesc");
+    CUgreenCtx handle = nullptr;
+    check(create(&handle, desc, device, CU_GREEN_CTX_DEFAULT_STREAM), "cuGreenCtxCreate");
+    return handle;
+  }
 
   template <class F>
   void lookup(F& fn, const char* symbol) {
@@ -53,7 +65,7 @@ struct GreenPartitions::Driver {
   }
 };
 
-GreenPartitions::GreenPartitions(int device) : driver_(std::make_unique<Driver>()), device_(device) {
+GreenPartitions::GreenPartitions(int device) : driver_(std::make_unique<Driver>()) {
   auto& d = *driver_;
   d.lookup(d.get_error_string, "cuGetErrorString");
   d.lookup(d.device_get, "cuDeviceGet");
@@ -65,10 +77,9 @@ GreenPartitions::GreenPartitions(int device) : driver_(std::make_unique<Driver>(
   d.lookup(d.stream_create, "cuGreenCtxStreamCreate");
   GPUSCHED_CUDA(cudaSetDevice(device));
   GPUSCHED_CUDA(cudaFree(nullptr));  // the primary context first: green contexts retain it
-  CUdevice dev = 0;
-  d.check(d.device_get(&dev, device), "cuDeviceGet");
+  d.check(d.device_get(&d.device, device), "cuDeviceGet");
   CUdevResource all{};
-  d.check(d.get_dev_resource(dev, &all, CU_DEV_RESOURCE_TYPE_SM), "cuDeviceGetDevResource");
+  d.check(d.get_dev_resource(d.device, &all, CU_DEV_RESOURCE_TYPE_SM), "cuDeviceGetDevResource");
   // The finest split: SM co-scheduling ignored (groups of one TPC, two SMs, on Hopper; eight otherwise).
   const unsigned flags = CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
   unsigned count = 0;
@@ -90,8 +101,14 @@ GreenPartitions::GreenPartitions(int device) : driver_(std::make_unique<Driver>(
   std::vector<int> host(kMaxSmId);
   group_sms_.resize(d.groups.size());
   for (std::size_t g = 0; g < d.groups.size(); ++g) {
-    const auto& ctx = context({static_cast<int>(g)});
-    cudaStream_t stream = create_stream(ctx);
+    // A green context of the group alone, for the probe only (a launch needing just this group makes its own).
+    GreenContext probe{d.create_context({static_cast<int>(g)}), {}};
+    struct Destroy {
+      const Driver& d;
+      CUgreenCtx h;
+      ~Destroy() { d.destroy(h); }
+    } destroy_probe{d, static_cast<CUgreenCtx>(probe.handle)};
+    cudaStream_t stream = create_stream(probe);
     GPUSCHED_CUDA(cudaMemsetAsync(seen, 0, kMaxSmId * sizeof(int), stream));
     // 64 blocks per SM the group should hold: more than fit at once, so every SM of the group gets some.
     probe_sms<<<64 * std::max(1u, d.groups[g].sm.smCount), 64, 0, stream>>>(seen);
@@ -110,7 +127,6 @@ GreenPartitions::GreenPartitions(int device) : driver_(std::make_unique<Driver>(
     if (group_sms_[g].size() != d.groups[g].sm.smCount)
       throw LiveError(fmt::format("green contexts: group {} should hold {} SMs, its probe ran on {}", g,
                                   d.groups[g].sm.smCount, group_sms_[g].size()));
-    contexts_[{static_cast<int>(g)}].sms = group_sms_[g];
   }
 }
 
@@ -120,29 +136,18 @@ GreenPartitions::~GreenPartitions() {
 }
 
 const GreenContext& GreenPartitions::context(const std::vector<int>& groups) {
-  auto& d = *driver_;
   if (groups.empty()) throw LiveError("green contexts: a context of no group");
-  auto [it, fresh] = contexts_.try_emplace(groups);
-  if (!fresh && it->second.handle) return it->second;
-  std::vector<CUdevResource> resources;
-  it->second.sms.clear();  // a context whose creation failed before is filled again
+  if (const auto found = contexts_.find(groups); found != contexts_.end()) return found->second;
+  GreenContext made;
   for (const int g : groups) {
-    if (g < 0 || static_cast<std::size_t>(g) >= d.groups.size())
+    if (g < 0 || static_cast<std::size_t>(g) >= group_sms_.size())
       throw LiveError(fmt::format("green contexts: no group {}", g));
-    resources.push_back(d.groups[static_cast<std::size_t>(g)]);
-    it->second.sms.insert(it->second.sms.end(), group_sms_[static_cast<std::size_t>(g)].begin(),
-                          group_sms_[static_cast<std::size_t>(g)].end());
+    const auto& sms = group_sms_[static_cast<std::size_t>(g)];
+    made.sms.insert(made.sms.end(), sms.begin(), sms.end());
   }
-  std::sort(it->second.sms.begin(), it->second.sms.end());
-  CUdevResourceDesc desc = nullptr;
-  d.check(d.generate_desc(&desc, resources.data(), static_cast<unsigned>(resources.size())),
-          "cuDevResourceGenerateDesc");
-  CUdevice dev = 0;
-  d.check(d.device_get(&dev, device_), "cuDeviceGet");
-  CUgreenCtx handle = nullptr;
-  d.check(d.create(&handle, desc, dev, CU_GREEN_CTX_DEFAULT_STREAM), "cuGreenCtxCreate");
-  it->second.handle = handle;
-  return it->second;
+  std::sort(made.sms.begin(), made.sms.end());
+  made.handle = driver_->create_context(groups);
+  return contexts_.emplace(groups, std::move(made)).first->second;
 }
 
 cudaStream_t GreenPartitions::create_stream(const GreenContext& context) {

@@ -40,7 +40,6 @@ class GreenPartitions {
  private:
   struct Driver;
   std::unique_ptr<Driver> driver_;
-  int device_ = 0;
   std::vector<std::vector<int>> group_sms_;
   std::map<std::vector<int>, GreenContext> contexts_;
 };
