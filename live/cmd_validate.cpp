@@ -37,7 +37,7 @@ struct ValidateArgs {
   double timeout_s = 60;
   int alone_repeats = 11;
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
-  bool per_launch = false, any_gpu = false, no_green_contexts = false;
+  bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false;
   std::string inject_fault;
 };
 
@@ -169,6 +169,7 @@ int validate_command(const ValidateArgs& a) {
   eo.timeout_s = a.timeout_s;
   eo.green = green.get();
   eo.entries_per_worker = a.entries_per_worker;
+  eo.hardware_placement = !a.plan_placement;
   fmt::print("\n{:<16} {:<14} {:>5} {:>5} {:>11} {:>11} {:>9} {:>8} {:>8} {:>9} {:>7} {:>6}\n", "policy",
              "interference", "pred", "live", "makespan", "measured", "mk err", "STP err", "ANTT err", "|turn err|",
              "blk KS", "grids");
@@ -287,6 +288,9 @@ void add_validate_command(CLI::App& app, int& result) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-green-contexts", a->no_green_contexts,
                 "Keep a plan's SM partitions with the executor's queues alone, without green contexts");
+  cmd->add_flag("--plan-placement", a->plan_placement,
+                "Keep a launch that has the GPU to itself on the plan's SMs too (per-SM queues) instead of letting the "
+                "hardware place its blocks");
   cmd->add_option("--inject-fault", a->inject_fault,
                   "Test the error paths: the second execution's first worker hangs or faults (hang, error)");
   cmd->callback([a, &result] { result = validate_command(*a); });

@@ -9,7 +9,8 @@
 
 namespace gpusched::live {
 
-ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind, double timeout_s) {
+ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind, double timeout_s,
+                                   bool hardware_placed) {
   k.setup("small", 7);
   const LaunchShape shape = k.shape("small");
   LaunchQueues q;
@@ -30,9 +31,12 @@ ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind,
     q.switches = kind == EntryKind::Switch;
   }
   DeviceQueues dq(q, shape.blocks, shape.threads, k.switch_values_per_thread());
+  hardware_placed &= kind == EntryKind::Run;
+  if (hardware_placed) dq.place_by_hardware(q);
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  const int workers = k.executor_occupancy(shape.threads, 0, kind != EntryKind::Run) * sm_count;
+  const int workers = hardware_placed ? static_cast<int>(dq.entries())
+                                      : k.executor_occupancy(shape.threads, 0, kind != EntryKind::Run) * sm_count;
   k.execute(dq.view(), workers, 0, stream);
   wait_for(stream, timeout_s, k.name() + " under the executor");
   cudaStreamDestroy(stream);

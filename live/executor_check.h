@@ -16,9 +16,11 @@ struct ExecutorCheck {
   int resumed = 0;      // pieces that resumed a saved state
 };
 
-// `kind` Run: one entry per block. Flush or Switch: per block, entries stopped after 0, 500 and 1,000 ns, then
-// one run to the end, all on one SM with one worker there, so the pieces follow one another.
-ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind, double timeout_s);
+// `kind` Run: one entry per block, taken from per-SM queues, or with `hardware_placed` one worker per block placed by
+// the hardware (plan.h). Flush or Switch: per block, entries stopped after 0, 500 and 1,000 ns, then one run to the
+// end, all on one SM with one worker there, so the pieces follow one another.
+ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind, double timeout_s,
+                                   bool hardware_placed = false);
 
 // Time-sharing's state swap: the small size run as `micro_kernels` micro-kernels (ranges of its blocks); before each,
 // every device buffer is overwritten and the state restored from pinned host memory, after each the written buffers

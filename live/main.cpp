@@ -68,9 +68,15 @@ int check_command(double timeout_s) {
   for (auto& k : suite) {
     std::vector<EntryKind> kinds{EntryKind::Run};
     if (k->switch_values_per_thread() >= 0) kinds = {EntryKind::Run, EntryKind::Flush, EntryKind::Switch};
-    for (const EntryKind kind : kinds) {
-      const auto c = check_under_executor(*k, sms, kind, timeout_s);
-      const char* how = kind == EntryKind::Run ? "executor" : kind == EntryKind::Flush ? "flushed" : "switched";
+    for (std::size_t i = 0; i <= kinds.size(); ++i) {
+      // Last: the launch placed by the hardware (one worker per block, no queues).
+      const bool placed = i == kinds.size();
+      const EntryKind kind = placed ? EntryKind::Run : kinds[i];
+      const auto c = check_under_executor(*k, sms, kind, timeout_s, placed);
+      const char* how = placed                     ? "placed by the hardware"
+                        : kind == EntryKind::Run   ? "executor"
+                        : kind == EntryKind::Flush ? "flushed"
+                                                   : "switched";
       if (!c.problem.empty()) {
         fmt::print("{:<12} {}: {}\n", k->name(), how, c.problem);
         ++failed;

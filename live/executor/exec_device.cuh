@@ -197,4 +197,25 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
   }
 }
 
+// A launch whose placement the plan leaves to the hardware (plan.h, hardware_placed): one worker per entry, placed
+// by the block scheduler as the plain launch's blocks are, worker w running the plan's w-th piece to start. No
+// queue, counter or claim: each worker's entry is its own, and its block is a load at most (none where the plan
+// started the blocks in block order, as the hardware does). Stamped as instrumented_kernel stamps (the start's low
+// 32 bits kept in one register so that the body keeps the plain kernel's register count); the host puts the
+// records, in start order, back in entry order.
+template <class Body>
+__global__ void hardware_placed_kernel(typename Body::Args args, ExecQueues q) {
+  const int block = q.start_block ? __ldg(&q.start_block[blockIdx.x]) : static_cast<int>(blockIdx.x);
+  unsigned start_lo = 0;
+  if (threadIdx.x == 0) start_lo = static_cast<unsigned>(globaltimer_ns());
+  Body::block(args, BlockContext{block, nullptr});
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const std::uint64_t end = globaltimer_ns();
+    const std::uint64_t high = (end >> 32) - (start_lo > static_cast<unsigned>(end) ? 1 : 0);
+    q.records[blockIdx.x] =
+        ExecRecord{high << 32 | start_lo, end, sm_id(), static_cast<std::uint32_t>(ExecOutcome::Completed)};
+  }
+}
+
 }  // namespace gpusched::live

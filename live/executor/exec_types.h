@@ -77,6 +77,10 @@ struct ExecQueues {
   std::int32_t entries_per_worker = 0;
   std::uint64_t* worker_exit = nullptr;  // per worker (blockIdx.x): %globaltimer when it left, or null
   std::uint32_t* worker_sm = nullptr;    // per worker: its SM + 1 when it was admitted (0: refused)
+  // A launch whose placement is left to the hardware (plan.h, hardware_placed): worker blockIdx.x runs the plan's
+  // blockIdx.x-th piece to start, wherever the hardware placed it, and writes its record at records[blockIdx.x].
+  std::int32_t hardware_placed = 0;
+  const std::int32_t* start_block = nullptr;  // the blocks in the plan's start order; null: block order
 };
 
 }  // namespace gpusched::live

@@ -85,6 +85,19 @@ DeviceQueues::DeviceQueues(const LaunchQueues& q, std::int64_t blocks, int threa
   view_.sm_count = static_cast<std::int32_t>(sms);
 }
 
+void DeviceQueues::place_by_hardware(const LaunchQueues& q) {
+  if (q.start_order.size() != entries_) throw LiveError("place_by_hardware: the start order does not cover the queues");
+  start_order_ = q.start_order;
+  std::vector<std::int32_t> blocks(entries_);
+  bool block_order = true;
+  for (std::size_t w = 0; w < entries_; ++w) {
+    blocks[w] = q.entries[static_cast<std::size_t>(q.start_order[w])].block;
+    block_order &= blocks[w] == static_cast<std::int32_t>(w);
+  }
+  view_.hardware_placed = 1;
+  view_.start_block = block_order ? nullptr : device_copy(blocks, allocations_);
+}
+
 DeviceQueues::~DeviceQueues() {
   for (void* p : allocations_) cudaFree(p);
 }
@@ -93,7 +106,10 @@ std::vector<ExecRecord> DeviceQueues::records() const {
   std::vector<ExecRecord> out(entries_);
   if (entries_)
     GPUSCHED_CUDA(cudaMemcpy(out.data(), view_.records, entries_ * sizeof(ExecRecord), cudaMemcpyDeviceToHost));
-  return out;
+  if (start_order_.empty()) return out;
+  std::vector<ExecRecord> by_entry(entries_);  // placed by the hardware: records are in start order
+  for (std::size_t w = 0; w < entries_; ++w) by_entry[static_cast<std::size_t>(start_order_[w])] = out[w];
+  return by_entry;
 }
 
 ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLaunch>& launches,
@@ -104,6 +120,7 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
   result.grids.assign(n, 0);
   result.workers_per_sm.assign(n, 0);
   result.green_sms.assign(n, 0);
+  result.hardware_placed.assign(n, false);
   const int sm_count = plan.sm_count;
   const std::size_t sms = static_cast<std::size_t>(sm_count);
 
@@ -114,8 +131,9 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     std::vector<bool> busy;
     enum { Waiting, Running, Finished } state = Waiting;
     int workers = 0;
-    int grid_sms = 0;      // SMs a grid's workers may land on: the GPU's, or its green context's
-    int grid_workers = 0;  // worker blocks per grid
+    int grid_sms = 0;              // SMs a grid's workers may land on: the GPU's, or its green context's
+    int grid_workers = 0;          // worker blocks per grid
+    bool hardware_placed = false;  // one grid, one worker per entry, no queues
     TimeNs last_grid = -1;
   };
   std::vector<Live> live(n);
@@ -161,6 +179,26 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     x.queues->view().all_next = counters;
     x.queues->view().all_workers = counters + n * sms;
     x.queues->view().entries_per_worker = std::max(0, options.entries_per_worker);
+    const int placed_residency = l.kernel->hardware_placed_occupancy(l.threads, 0);
+    if (options.hardware_placement && hardware_placed(plan.launches[i], placed_residency)) {
+      x.queues->place_by_hardware(plan.launches[i]);
+      x.hardware_placed = result.hardware_placed[i] = true;
+      x.workers = result.workers_per_sm[i] = placed_residency;
+      x.grid_sms = sm_count;
+      x.grid_workers = static_cast<int>(x.queues->entries());
+      cudaStream_t st;
+      GPUSCHED_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+      x.streams.push_back(st);
+      cudaEvent_t e;
+      GPUSCHED_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      x.done.push_back(e);
+      x.busy.push_back(false);
+      result.notes.push_back(fmt::format(
+          "launch '{}' has the GPU to itself in the plan: the hardware placed its blocks, in the plan's start order "
+          "(--plan-placement keeps them on the plan's SMs)",
+          l.id));
+      continue;
+    }
     // A launch the plan keeps to part of the GPU: its grids go to a green context of the groups holding its SMs
     // (made before the execution starts: creating one takes about 2 ms).
     const GreenContext* green = nullptr;
@@ -284,8 +322,15 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
         if (ready) start_grid(i, now);
         continue;
       }
-      if (!fresh_copy) continue;
       const bool idle = std::none_of(x.busy.begin(), x.busy.end(), [](bool b) { return b; });
+      if (x.hardware_placed) {  // its one grid ran every entry
+        if (idle) {
+          x.state = Live::Finished;
+          ++finished;
+        }
+        continue;
+      }
+      if (!fresh_copy) continue;
       if (all_taken(i)) {
         if (idle) {  // every entry taken and every grid ended: its pieces have all ended
           x.state = Live::Finished;

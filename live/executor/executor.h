@@ -33,6 +33,9 @@ class DeviceQueues {
   DeviceQueues(const DeviceQueues&) = delete;
   DeviceQueues& operator=(const DeviceQueues&) = delete;
 
+  // Leaves the launch's placement to the hardware (plan.h, hardware_placed): uploads the plan's start order; the
+  // worker grid then has one worker per entry.
+  void place_by_hardware(const LaunchQueues& q);
   ExecQueues& view() { return view_; }
   std::size_t entries() const { return entries_; }
   // Records of every entry, copied back (synchronous).
@@ -41,6 +44,7 @@ class DeviceQueues {
  private:
   ExecQueues view_{};
   std::size_t entries_ = 0;
+  std::vector<std::int32_t> start_order_;  // placed by the hardware: the entry of each record, in start order
   std::vector<void*> allocations_;
 };
 
@@ -66,22 +70,27 @@ struct ExecutorOptions {
   // Where set, a launch the plan confines to part of the GPU runs its worker grids in a green context of the SM
   // groups holding its planned SMs (green_contexts.h); null: every grid may be placed on any SM.
   GreenPartitions* green = nullptr;
+  // A launch with the GPU to itself that the plan fills to the hardware's residency on every SM is placed by the
+  // hardware (plan.h, hardware_placed); false: per-SM queues for every launch.
+  bool hardware_placement = true;
 };
 
 struct ExecutionResult {
-  Schedule schedule;                // the pieces the GPU ran; times from the execution's origin on the GPU clock
-  std::vector<int> grids;           // worker grids started per launch
-  std::vector<int> workers_per_sm;  // residency of each launch's worker kernel
-  std::vector<int> green_sms;       // per launch: the SMs of its green context (0: none, any SM)
-  std::int64_t skipped = 0;         // entries whose block had already run to its end
-  TimeNs wall_ns = 0;               // host time of the whole execution
-  std::vector<std::string> notes;   // what could not be carried out as planned (a stop on a kernel without safe points)
+  Schedule schedule;                  // the pieces the GPU ran; times from the execution's origin on the GPU clock
+  std::vector<int> grids;             // worker grids started per launch
+  std::vector<int> workers_per_sm;    // residency of each launch's worker kernel
+  std::vector<int> green_sms;         // per launch: the SMs of its green context (0: none, any SM)
+  std::vector<bool> hardware_placed;  // per launch: placed by the hardware (one worker per entry, no queues)
+  std::int64_t skipped = 0;           // entries whose block had already run to its end
+  TimeNs wall_ns = 0;                 // host time of the whole execution
+  std::vector<std::string> notes;  // what could not be carried out as planned (a stop on a kernel without safe points)
   // Time-sharing: state copied to the GPU (restores) and back to host memory (saves).
   std::int64_t bytes_to_device = 0, bytes_to_host = 0;
   TimeNs restore_copy_ns = 0, save_copy_ns = 0;  // the copies' own time (CUDA events around them)
 };
 
-// Grids: a launch's first grid is started at its release. While it has entries left, the host watches every
+// Grids: a launch's first grid is started at its release; a launch placed by the hardware has that grid only (one
+// worker per entry), and has finished when it ends. While it has entries left, the host watches every
 // launch's per-SM counters (copied back continuously); a launch with an SM whose next entry can be taken (its gate is
 // open) and no live worker there gets another grid (at most one per regrid_wait_ns, on a free one of its streams).
 // The origin is a %globaltimer stamp taken just before the first launch is released; a launch is released on

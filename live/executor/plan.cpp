@@ -128,6 +128,23 @@ ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, i
     q.sm_begin[static_cast<std::size_t>(sm_count)] = static_cast<std::int32_t>(q.entries.size());
   }
   add_gates(out, plan);
+  std::size_t planned = 0;
+  for (auto& q : out.launches) {
+    planned += !q.entries.empty();
+    q.start_order.resize(q.entries.size());
+    std::iota(q.start_order.begin(), q.start_order.end(), 0);
+    std::stable_sort(q.start_order.begin(), q.start_order.end(), [&](std::int32_t a, std::int32_t b) {
+      const auto& x = plan.pieces[q.plan_piece[static_cast<std::size_t>(a)]];
+      const auto& y = plan.pieces[q.plan_piece[static_cast<std::size_t>(b)]];
+      return std::tie(x.start, x.end, x.sm, x.block) < std::tie(y.start, y.end, y.sm, y.block);
+    });
+  }
+  for (auto& q : out.launches) {
+    bool every_sm = planned == 1 && !q.entries.empty();
+    for (int sm = 0; every_sm && sm < sm_count; ++sm)
+      every_sm = q.sm_begin[static_cast<std::size_t>(sm) + 1] > q.sm_begin[static_cast<std::size_t>(sm)];
+    q.gpu_to_itself = every_sm;
+  }
   return out;
 }
 
@@ -145,7 +162,17 @@ LaunchQueues alone_queues(std::int64_t blocks, int sm_count, int quota, EntryKin
   q.sm_quota.assign(static_cast<std::size_t>(sm_count), quota);
   q.stops = kind != EntryKind::Run;
   q.switches = kind == EntryKind::Switch;
+  q.start_order.reserve(q.entries.size());
+  for (std::int64_t b = 0; b < blocks; ++b)
+    q.start_order.push_back(q.sm_begin[static_cast<std::size_t>(b % sm_count)] +
+                            static_cast<std::int32_t>(b / sm_count));
+  q.gpu_to_itself = blocks >= sm_count;
   return q;
+}
+
+bool hardware_placed(const LaunchQueues& q, int residency) {
+  if (!q.gpu_to_itself || q.stops || residency < 1 || q.start_order.size() != q.entries.size()) return false;
+  return std::all_of(q.sm_quota.begin(), q.sm_quota.end(), [&](std::int32_t quota) { return quota >= residency; });
 }
 
 int worker_grid_blocks(int workers_per_sm, int sms, std::size_t entries, int entries_per_worker) {

@@ -19,6 +19,10 @@ struct LaunchQueues {
   std::vector<std::size_t> plan_piece;  // per entry: the index of its piece in the plan's Schedule
   bool stops = false;                   // some entry is stopped (flush, switch or kill)
   bool switches = false;                // some entry is switched out (needs saved state)
+  // Entry indices in the order the plan started their pieces (ties by end, then SM, then block).
+  std::vector<std::int32_t> start_order;
+  // No other launch has a piece in the plan, and this one has pieces on every SM.
+  bool gpu_to_itself = false;
 };
 
 struct ExecutionPlan {
@@ -31,8 +35,16 @@ struct ExecutionPlan {
 ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, int sm_count);
 
 // A kernel alone on the whole GPU: block b on SM b mod sm_count, each SM's blocks in order, `quota` workers per SM
-// (the kernel's residency). Every entry is `kind` (budget 0). The overhead and preemption measurements use it.
+// (the kernel's residency), started in block order. Every entry is `kind` (budget 0). The overhead and preemption
+// measurements use it.
 LaunchQueues alone_queues(std::int64_t blocks, int sm_count, int quota, EntryKind kind = EntryKind::Run);
+
+// Whether the executor may leave a launch's placement to the hardware (docs/validation.md, "A launch with the GPU
+// to itself"): the launch has the GPU to itself in the plan, none of its pieces is stopped, and on every SM the plan
+// kept at least as many of its blocks resident as the hardware places of the kernel that runs them (`residency`).
+// The plan then asks nothing of the placement that the hardware's own block scheduler does not do, save which
+// of the SMs runs which block; per-SM queues would only add their cost.
+bool hardware_placed(const LaunchQueues& q, int residency);
 
 // Worker blocks in one grid of a launch: `workers_per_sm` on each of `sms` SMs, and with workers that leave after
 // `entries_per_worker` entries (> 0) one more per that many of the launch's `entries`, for the hardware to place

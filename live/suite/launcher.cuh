@@ -140,7 +140,9 @@ class SuiteKernelBase : public SuiteKernel {
   }
   void execute(const ExecQueues& q, int workers, int dynamic_smem, void* stream) override {
     const auto st = static_cast<cudaStream_t>(stream);
-    if (q.claims || q.stop_kind != static_cast<int>(EntryKind::Run))
+    if (q.hardware_placed)
+      hardware_placed_kernel<Body><<<workers, q.threads, dynamic_smem, st>>>(args_, q);
+    else if (q.claims || q.stop_kind != static_cast<int>(EntryKind::Run))
       executor_kernel<Body, true><<<workers, q.threads, dynamic_smem, st>>>(args_, q);
     else
       executor_kernel<Body, false><<<workers, q.threads, dynamic_smem, st>>>(args_, q);
@@ -156,6 +158,12 @@ class SuiteKernelBase : public SuiteKernel {
     GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &n, stops ? executor_kernel<Body, true> : executor_kernel<Body, false>, threads,
         static_cast<size_t>(dynamic_smem)));
+    return n;
+  }
+  int hardware_placed_occupancy(int threads, int dynamic_smem) const override {
+    int n = 0;
+    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, hardware_placed_kernel<Body>, threads,
+                                                                static_cast<size_t>(dynamic_smem)));
     return n;
   }
   KernelAttributes attributes() const override {
@@ -179,6 +187,7 @@ class SuiteKernelBase : public SuiteKernel {
     allow_dynamic_smem_of(plain_kernel<Body>, bytes);
     allow_dynamic_smem_of(executor_kernel<Body, true>, bytes);
     allow_dynamic_smem_of(executor_kernel<Body, false>, bytes);
+    allow_dynamic_smem_of(hardware_placed_kernel<Body>, bytes);
   }
 
  protected:

@@ -87,13 +87,16 @@ class SuiteKernel {
   }
   // Compares the outputs of the small size (set up with seed 7 and run) with the CPU reference.
   virtual std::string verify() = 0;
-  // Runs `workers` persistent worker blocks of the executor (live/executor) on `stream`: each takes the entries
-  // of its own SM's queue in `q`.
+  // Runs `workers` worker blocks of the executor (live/executor) on `stream`: each takes the entries of its own
+  // SM's queue in `q`; or, where `q.hardware_placed` is set, one worker per entry, placed by the hardware.
   virtual void execute(const ExecQueues& q, int workers, int dynamic_smem, void* stream) = 0;
   virtual KernelAttributes executor_attributes() const = 0;
   // Blocks per SM of the executor's worker kernel (its registers may differ from the plain kernel's), in its
   // variant with safe points (`stops`: some block may be stopped) or without.
   virtual int executor_occupancy(int threads, int dynamic_smem, bool stops) const = 0;
+  // Blocks per SM of the kernel that runs a launch whose placement is left to the hardware
+  // (ExecQueues::hardware_placed).
+  virtual int hardware_placed_occupancy(int threads, int dynamic_smem) const = 0;
   // How a block can be stopped under the executor: -1, it has no safe point (it can only be drained); otherwise
   // it can be flushed and switched out at safe points, saving this many floats per thread.
   virtual int switch_values_per_thread() const = 0;

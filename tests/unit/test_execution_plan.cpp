@@ -81,6 +81,45 @@ TEST(ExecutionPlan, AloneQueuesDealBlocksRoundRobin) {
   EXPECT_TRUE(q.switches);
 }
 
+TEST(ExecutionPlan, AloneQueuesStartInBlockOrderAndCanBePlacedByTheHardware) {
+  // 5 blocks on 2 SMs: SM 0 holds blocks 0 2 4 (entries 0 1 2), SM 1 blocks 1 3 (entries 3 4). Block order is
+  // entries 0 3 1 4 2.
+  const auto q = alone_queues(5, 2, 3);
+  EXPECT_EQ(q.start_order, (std::vector<std::int32_t>{0, 3, 1, 4, 2}));
+  EXPECT_TRUE(q.gpu_to_itself);
+  EXPECT_TRUE(hardware_placed(q, 3));   // the plan keeps 3 per SM, the kernel's residency
+  EXPECT_TRUE(hardware_placed(q, 2));   // the hardware places fewer: nothing the plan asks is lost
+  EXPECT_FALSE(hardware_placed(q, 4));  // the hardware would put 4 where the plan keeps 3
+  EXPECT_FALSE(hardware_placed(alone_queues(5, 2, 3, EntryKind::Flush), 3));  // stopped pieces need queues
+  EXPECT_FALSE(alone_queues(1, 2, 3).gpu_to_itself);                          // SM 1 has nothing
+}
+
+// One launch on 2 SMs: SM 0 runs blocks 0 [0,10) and 2 [10,20), SM 1 block 1 [0,12) and block 3 [5,9). Start order
+// (start, then end, then SM): b0 (0,10,SM0), b1 (0,12,SM1), b3 (5,9,SM1), b2 (10,20,SM0). Entries: SM 0 = b0, b2
+// (0, 1); SM 1 = b1, b3 (2, 3): start order 0 2 3 1. Quotas: SM 0 one at a time; SM 1 two ([5,9) inside [0,12)).
+TEST(ExecutionPlan, StartOrderAndTheGpuToItself) {
+  Schedule s;
+  s.pieces = {piece(0, 10, 0, 0, 0), piece(10, 20, 0, 2, 0), piece(0, 12, 0, 1, 1), piece(5, 9, 0, 3, 1)};
+  const auto alone = build_execution_plan(s, 1, 2);
+  const auto& q = alone.launches[0];
+  EXPECT_EQ(q.start_order, (std::vector<std::int32_t>{0, 2, 3, 1}));
+  EXPECT_EQ(q.sm_quota, (std::vector<std::int32_t>{1, 2}));
+  EXPECT_TRUE(q.gpu_to_itself);
+  EXPECT_TRUE(hardware_placed(q, 1));
+  EXPECT_FALSE(hardware_placed(q, 2));  // SM 0 kept one at a time where the hardware would place two
+  // On 3 SMs it leaves SM 2 empty: not the GPU to itself.
+  EXPECT_FALSE(build_execution_plan(s, 1, 3).launches[0].gpu_to_itself);
+  // A second launch with a piece anywhere: neither has the GPU to itself.
+  s.pieces.push_back(piece(30, 40, 1, 0, 1));
+  const auto two = build_execution_plan(s, 2, 2);
+  EXPECT_FALSE(two.launches[0].gpu_to_itself);
+  EXPECT_FALSE(two.launches[1].gpu_to_itself);
+  EXPECT_FALSE(hardware_placed(two.launches[0], 1));
+  // A launch of the workload the plan never ran (killed before it started) does not share the GPU.
+  s.pieces.pop_back();
+  EXPECT_TRUE(build_execution_plan(s, 2, 2).launches[0].gpu_to_itself);
+}
+
 // Measured pieces of two launches, B depending on A. A arrives at 0: blocks [10,110) and [20,150); B arrives at 50
 // but is released when A finishes at 150: blocks [160,200) [160,260). Alone: A 100, B 80.
 // A: turnaround 150 - 0 = 150, slowdown 1.5; B: release 150, finish 260, turnaround 110, slowdown 110/80 = 1.375.
