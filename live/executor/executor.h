@@ -93,8 +93,9 @@ struct ExecutionResult {
 // worker per entry), and has finished when it ends. While it has entries left, the host watches every
 // launch's per-SM counters (copied back continuously); a launch with an SM whose next entry can be taken (its gate is
 // open) and no live worker there gets another grid (at most one per regrid_wait_ns, on a free one of its streams).
-// The origin is a %globaltimer stamp taken just before the first launch is released; a launch is released on
-// the host when its arrival (from the origin) has passed and its predecessors have finished. Throws LiveError on a
+// The origin is a %globaltimer stamp queued just before the first launch is released, lined up with the host's clock
+// read just before it was queued; a launch is released on the host when its arrival (from the origin) has passed and
+// its predecessors have finished. Throws LiveError on a
 // CUDA error; ends the process (exit 1) when the execution outlives the watchdog.
 ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLaunch>& launches,
                              const ExecutorOptions& options);

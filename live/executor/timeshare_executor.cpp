@@ -99,12 +99,13 @@ ExecutionResult execute_timeshare(const std::vector<TimeshareStep>& steps, const
   // stamps (the blocks) share one origin to within half the stamp kernel's time.
   auto* origin_stamp = res.zeros<std::uint64_t>(sizeof(std::uint64_t));
   cudaEvent_t before = res.event(), after = res.event();
+  // The host's time just before the stamp is queued (later launches pay the same latency; executor.cpp).
   GPUSCHED_CUDA(cudaDeviceSynchronize());
+  const auto t0 = std::chrono::steady_clock::now();
   GPUSCHED_CUDA(cudaEventRecord(before, res.compute));
   stamp_gpu_clock_async(origin_stamp, res.compute);
   GPUSCHED_CUDA(cudaEventRecord(after, res.compute));
   GPUSCHED_CUDA(cudaStreamSynchronize(res.compute));
-  const auto t0 = std::chrono::steady_clock::now();
   const auto deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                  std::chrono::duration<double>(options.timeout_s));
 
