@@ -179,36 +179,20 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     x.queues->view().all_next = counters;
     x.queues->view().all_workers = counters + n * sms;
     x.queues->view().entries_per_worker = std::max(0, options.entries_per_worker);
+    // A launch with the GPU to itself, filled to the hardware's residency: one grid of one worker per entry, placed by
+    // the hardware (plan.h); it needs one stream and no green context.
     const int placed_residency = l.kernel->hardware_placed_occupancy(l.threads, 0);
-    if (options.hardware_placement && hardware_placed(plan.launches[i], placed_residency)) {
-      x.queues->place_by_hardware(plan.launches[i]);
-      x.hardware_placed = result.hardware_placed[i] = true;
-      x.workers = result.workers_per_sm[i] = placed_residency;
-      x.grid_sms = sm_count;
-      x.grid_workers = static_cast<int>(x.queues->entries());
-      cudaStream_t st;
-      GPUSCHED_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-      x.streams.push_back(st);
-      cudaEvent_t e;
-      GPUSCHED_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-      x.done.push_back(e);
-      x.busy.push_back(false);
-      result.notes.push_back(fmt::format(
-          "launch '{}' has the GPU to itself in the plan: the hardware placed its blocks, in the plan's start order "
-          "(--plan-placement keeps them on the plan's SMs)",
-          l.id));
-      continue;
-    }
+    x.hardware_placed = options.hardware_placement && hardware_placed(plan.launches[i], placed_residency);
     // A launch the plan keeps to part of the GPU: its grids go to a green context of the groups holding its SMs
     // (made before the execution starts: creating one takes about 2 ms).
     const GreenContext* green = nullptr;
-    if (options.green) {
+    if (options.green && !x.hardware_placed) {
       const auto groups = covering_groups(options.green->group_sms(), planned_sms(plan.launches[i]));
       if (!groups.empty()) green = &options.green->context(groups);
     }
     x.grid_sms = green ? static_cast<int>(green->sms.size()) : sm_count;
     result.green_sms[i] = green ? x.grid_sms : 0;
-    for (int s = 0; s < std::max(1, options.streams_per_launch); ++s) {
+    for (int s = 0; s < (x.hardware_placed ? 1 : std::max(1, options.streams_per_launch)); ++s) {
       cudaStream_t st;
       if (green)
         st = options.green->create_stream(*green);
@@ -219,6 +203,17 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
       GPUSCHED_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
       x.done.push_back(e);
       x.busy.push_back(false);
+    }
+    if (x.hardware_placed) {
+      x.queues->place_by_hardware(plan.launches[i]);
+      result.hardware_placed[i] = true;
+      x.workers = result.workers_per_sm[i] = placed_residency;
+      x.grid_workers = static_cast<int>(x.queues->entries());
+      result.notes.push_back(fmt::format(
+          "launch '{}' has the GPU to itself in the plan: the hardware placed its blocks, in the plan's start order "
+          "(--plan-placement keeps them on the plan's SMs)",
+          l.id));
+      continue;
     }
     x.workers = l.kernel->executor_occupancy(l.threads, 0, stops);
     if (x.workers < 1) throw LiveError(fmt::format("launch '{}': the executor's worker kernel cannot run", l.id));
