@@ -83,14 +83,15 @@ int overhead_command(const OverheadArgs& a) {
     const int queue_res = k->executor_occupancy(shape.threads, 0, false);
     const auto placed = alone_queues(shape.blocks, sms, placed_res);
     const auto queues = alone_queues(shape.blocks, sms, queue_res);
+    // Where the hardware may not place it (fewer blocks than SMs), the executor runs it from queues: both columns do.
     const bool by_hardware = hardware_placed(placed, placed_res);
-    const int placed_grid =
-        by_hardware ? static_cast<int>(placed.entries.size()) : worker_grid_blocks(placed_res, sms, 0, 0);
     const int queue_grid = worker_grid_blocks(queue_res, sms, queues.entries.size(), 0);
+    const int placed_grid = by_hardware ? static_cast<int>(placed.entries.size()) : queue_grid;
     auto make_queues = [&](bool hardware) {
+      hardware &= by_hardware;
       auto q = std::make_unique<DeviceQueues>(hardware ? placed : queues, shape.blocks, shape.threads,
                                               k->switch_values_per_thread());
-      if (hardware && by_hardware) q->place_by_hardware(placed);
+      if (hardware) q->place_by_hardware(placed);
       return q;
     };
     enum Way { Plain, Placed, Queues };

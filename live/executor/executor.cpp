@@ -120,7 +120,6 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
   result.grids.assign(n, 0);
   result.workers_per_sm.assign(n, 0);
   result.green_sms.assign(n, 0);
-  result.hardware_placed.assign(n, false);
   const int sm_count = plan.sm_count;
   const std::size_t sms = static_cast<std::size_t>(sm_count);
 
@@ -206,7 +205,6 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     }
     if (x.hardware_placed) {
       x.queues->place_by_hardware(plan.launches[i]);
-      result.hardware_placed[i] = true;
       x.workers = result.workers_per_sm[i] = placed_residency;
       x.grid_workers = static_cast<int>(x.queues->entries());
       result.notes.push_back(fmt::format(
