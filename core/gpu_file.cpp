@@ -74,6 +74,27 @@ GpuSpec parse_gpu_file(const std::string& text, const std::string& name, Warning
     if (!p) r.fail("placement", expected_found("\"round-robin\" or \"most-free\"", fmt::format("\"{}\"", s)));
     g.placement = *p;
   }
+  if (const toml::table* timing = r.table_or_null("timing")) {
+    TableReader tr(*timing, name, "timing", warnings);
+    g.launch_latency_ns = tr.integer_in("launch_latency_ns", 0, 1'000'000'000, g.launch_latency_ns);
+    g.completion_latency_ns = tr.integer_in("completion_latency_ns", 0, 1'000'000'000, g.completion_latency_ns);
+    g.launch_gap_ns = tr.integer_in("launch_gap_ns", 0, 1'000'000'000, g.launch_gap_ns);
+    g.block_dispatch_ns = tr.number_or("block_dispatch_ns", g.block_dispatch_ns);
+    if (!(g.block_dispatch_ns >= 0.0 && g.block_dispatch_ns <= 1e6))
+      tr.fail("block_dispatch_ns", expected_found("a number of ns in [0, 1e6]", fmt::format("{}", g.block_dispatch_ns)));
+    g.timing_source = tr.string_or("source", name);
+    if (const toml::table* prov = tr.table_or_null("provenance")) {
+      // Free text of the calibration (device, driver, date, repeats, spread): kept with the file, not used.
+      TableReader pr(*prov, name, "timing.provenance", warnings);
+      for (const auto& [key, node] : *prov) {
+        if (!node.is_string() && !node.is_integer() && !node.is_floating_point())
+          pr.fail(std::string(key.str()), expected_found("a string or a number", describe_node(node)));
+        (void)pr.has(std::string(key.str()));
+      }
+      pr.finish();
+    }
+    tr.finish();
+  }
   if (g.max_warps_per_sm * g.warp_size < g.max_threads_per_sm)
     r.fail("max_warps_per_sm", fmt::format("max_warps_per_sm * warp_size ({}) is below max_threads_per_sm ({})",
                                            g.max_warps_per_sm * g.warp_size, g.max_threads_per_sm));
@@ -105,6 +126,10 @@ std::string gpu_file_text(const GpuSpec& g) {
                      g.clock_mhz, g.dram_bandwidth_gbps);
   out += fmt::format("pcie_bandwidth_gbps = {}\nmemory_bytes = {}\nplacement = \"{}\"\n", g.pcie_bandwidth_gbps,
                      g.memory_bytes, to_string(g.placement));
+  out += fmt::format("\n[timing]\nlaunch_latency_ns = {}\ncompletion_latency_ns = {}\nlaunch_gap_ns = {}\n",
+                     g.launch_latency_ns, g.completion_latency_ns, g.launch_gap_ns);
+  out += fmt::format("block_dispatch_ns = {}\n", g.block_dispatch_ns);
+  if (!g.timing_source.empty()) out += fmt::format("source = \"{}\"\n", g.timing_source);
   return out;
 }
 

@@ -46,6 +46,18 @@ struct GpuSpec {
   double pcie_bandwidth_gbps = 64.0;
   std::int64_t memory_bytes = 80LL << 30;
   BlockPlacement placement = BlockPlacement::MostFree;
+
+  // The front end's timing (docs/formats.md, "GPU timing"): 0 where nothing is known (the paper GPUs), measured
+  // by `gpusched-live calibrate` for the H100 and H200.
+  std::int64_t launch_latency_ns = 0;      // a launch's host call to its first block on an idle GPU
+  std::int64_t completion_latency_ns = 0;  // a launch's last block end to the release of one waiting on it (events)
+  std::int64_t launch_gap_ns = 0;          // back-to-back on one stream: last block end to the next's release
+  double block_dispatch_ns = 0.0;          // GPU-wide time between two block dispatches (1 / the dispatch rate)
+  std::string timing_source;               // where the timing comes from (a calibration file, a paper)
+
+  bool has_timing() const {
+    return launch_latency_ns > 0 || completion_latency_ns > 0 || launch_gap_ns > 0 || block_dispatch_ns > 0.0;
+  }
 };
 
 std::string_view to_string(Architecture a);

@@ -22,4 +22,22 @@ void finalize_record_set(RecordSet& set) {
   set.stddev_ns = n > 1 ? std::sqrt(sq / (n - 1)) : 0.0;
 }
 
+void select_block_time(KernelProfile& k, BlockTime time) {
+  for (auto& set : k.record_sets) {
+    const auto& from = time == BlockTime::Raw ? set.raw_by_block : set.slot_by_block;
+    if (from.size() != set.duration_by_block.size()) continue;
+    set.duration_by_block = from;
+    set.block_time = time;
+    finalize_record_set(set);
+  }
+}
+
+std::string_view to_string(BlockTime t) { return t == BlockTime::Raw ? "raw" : "slot"; }
+
+std::optional<BlockTime> block_time_from_string(std::string_view s) {
+  if (s == "slot") return BlockTime::Slot;
+  if (s == "raw") return BlockTime::Raw;
+  return std::nullopt;
+}
+
 }  // namespace gpusched

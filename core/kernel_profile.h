@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/occupancy.h"
@@ -21,12 +22,25 @@ struct BlockRecord {
   TimeNs end = 0;
 };
 
+// Which time of a recorded block the engine replays (docs/formats.md, "Block time"): its slot occupancy
+// (dispatch to end, core/slot_occupancy.h), or the raw `end - start` of its stamps.
+enum class BlockTime { Slot, Raw };
+
 // The block durations recorded while `residency` blocks of the kernel shared each SM.
 struct RecordSet {
   int residency = 0;
   std::string file;  // where the records came from (for messages and provenance)
-  // duration_by_block[b] = recorded duration of block b, or -1 where block b was not recorded.
+  // duration_by_block[b] = the time block b takes in the replay (its slot occupancy unless `block_time` says
+  // raw), or -1 where block b was not recorded. Everything below is derived from it.
   std::vector<TimeNs> duration_by_block;
+  // raw_by_block[b] = end - start of block b's stamps (-1: not recorded): what the block's own execution took,
+  // for block-time comparisons with measured runs and for fitting interference. Empty for record sets built in
+  // code, where it equals duration_by_block.
+  std::vector<TimeNs> raw_by_block;
+  // slot_by_block[b] = block b's slot occupancy; kept so that the replayed time can be switched back.
+  std::vector<TimeNs> slot_by_block;
+  BlockTime block_time = BlockTime::Slot;
+  TimeNs span = 0;  // the recording's span: first block start to last block end (0: built in code)
   std::int64_t recorded = 0;  // how many blocks have a record
   // Recorded durations sorted ascending: the empirical distribution that unrecorded blocks draw from.
   std::vector<TimeNs> sorted_durations;
@@ -75,5 +89,12 @@ inline std::int64_t default_context_bytes(int registers_per_thread, int threads_
 
 // Fills the derived fields of a record set (count, sorted durations, mean and deviation).
 void finalize_record_set(RecordSet& set);
+
+// Makes every record set of `k` replay `time` (slot occupancy or raw end - start) and re-derives its
+// statistics; record sets without both times (built in code) are left as they are.
+void select_block_time(KernelProfile& k, BlockTime time);
+
+std::string_view to_string(BlockTime t);
+std::optional<BlockTime> block_time_from_string(std::string_view s);
 
 }  // namespace gpusched

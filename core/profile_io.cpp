@@ -9,6 +9,7 @@
 
 #include "core/atomic_file.h"
 #include "core/block_records_csv.h"
+#include "core/slot_occupancy.h"
 #include "core/text_file.h"
 #include "core/toml_support.h"
 
@@ -140,17 +141,37 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
     lim.sm_count = gpu ? gpu->sm_count : 0;
     lim.cycles_clock_mhz = clock_mhz;
     BlockRecordReader reader(set.file, lim);
-    if (options.load_records) set.duration_by_block.assign(static_cast<std::size_t>(p.block_count()), -1);
     BlockRecord rec;
-    std::vector<bool> seen(options.load_records ? 0 : static_cast<std::size_t>(p.block_count()), false);
+    std::vector<bool> seen(static_cast<std::size_t>(p.block_count()), false);
+    std::vector<BlockRecord> records;
     while (reader.next(rec)) {
       const auto b = static_cast<std::size_t>(rec.block);
-      const bool dup = options.load_records ? set.duration_by_block[b] >= 0 : seen[b];
-      if (dup)
+      if (seen[b])
         throw InputError(SourcePosition{set.file, static_cast<int>(reader.line()), 1}, "block",
                          fmt::format("block {} is recorded twice", rec.block));
-      if (options.load_records) set.duration_by_block[b] = rec.end - rec.start;
-      else seen[b] = true;
+      seen[b] = true;
+      if (options.load_records) records.push_back(rec);
+    }
+    if (options.load_records) {
+      // Both times of every recorded block: the raw stamps and the slot occupancy the engine replays.
+      const auto slots = slot_occupancy(records, set.residency);
+      set.raw_by_block.assign(static_cast<std::size_t>(p.block_count()), -1);
+      set.slot_by_block.assign(static_cast<std::size_t>(p.block_count()), -1);
+      for (std::size_t i = 0; i < records.size(); ++i) {
+        const auto b = static_cast<std::size_t>(records[i].block);
+        set.raw_by_block[b] = records[i].end - records[i].start;
+        set.slot_by_block[b] = slots[i];
+      }
+      set.block_time = options.block_time;
+      if (!records.empty()) {
+        TimeNs first = records.front().start, last = records.front().end;
+        for (const auto& r : records) {
+          first = std::min(first, r.start);
+          last = std::max(last, r.end);
+        }
+        set.span = last - first;
+      }
+      set.duration_by_block = options.block_time == BlockTime::Raw ? set.raw_by_block : set.slot_by_block;
     }
     finalize_record_set(set);
     if (options.load_records && set.recorded == 0)

@@ -14,6 +14,8 @@ inline constexpr int kKernelFormatVersion = 1;
 
 struct ProfileReadOptions {
   bool load_records = true;  // false: attributes only (records are still checked by validate)
+  // What the replay uses as a block's time (kernel_profile.h); both are kept in the record set.
+  BlockTime block_time = BlockTime::Slot;
 };
 
 // Reads and checks a profile and its record files. Throws InputError.

@@ -92,4 +92,12 @@ Workload make_workload(std::string name, std::vector<std::shared_ptr<const Kerne
   return w;
 }
 
+void select_block_time(Workload& w, BlockTime time) {
+  for (auto& k : w.kernels) {
+    auto copy = std::make_shared<KernelProfile>(*k);
+    select_block_time(*copy, time);
+    k = std::move(copy);
+  }
+}
+
 }  // namespace gpusched

@@ -61,6 +61,10 @@ struct Workload {
   std::int64_t total_blocks() const;
 };
 
+// Makes every kernel of `w` replay `time` (kernel_profile.h, select_block_time); kernels are copied, so
+// profiles shared with other workloads are left as they are.
+void select_block_time(Workload& w, BlockTime time);
+
 // Builds a workload in code (tests, generators); checks ids and builds the DAG.
 Workload make_workload(std::string name, std::vector<std::shared_ptr<const KernelProfile>> kernels,
                        std::vector<Launch> launches);

@@ -37,6 +37,8 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     sms_[static_cast<std::size_t>(i)].index = i % per_gpu;
   }
   freed_mark_.assign(static_cast<std::size_t>(total), 0);
+  dispatch_ps_ = static_cast<std::int64_t>(std::llround(config_.gpu.block_dispatch_ns * 1000.0));
+  dispatcher_free_ps_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
   drain_requested_.assign(static_cast<std::size_t>(total), -1);
   launches_.resize(specs_.size());
   std::unordered_map<std::string, std::int32_t> tenants;
@@ -58,6 +60,7 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     l.total_blocks = s.kernel->block_count();
     l.dispatch_limit = l.total_blocks;
     l.arrival = s.arrival;
+    l.submitted = s.arrival;
     l.draw_base = draw_base(config_.seed, s.draw_key);
     l.alone = s.alone;
     l.unfinished_predecessors = static_cast<int>(s.predecessors.size());
@@ -84,11 +87,11 @@ void Engine::push(TimeNs t, QueuedKind kind, std::uint32_t payload, std::uint32_
 
 void Engine::run(Policy& policy) {
   policy_name_ = policy.name();
-  // Launches without dependencies arrive at their arrival times; queued in index order so that equal
-  // arrival times release in workload order.
+  // Launches without dependencies are released their launch latency after they arrive (the host's call);
+  // queued in index order so that equal times release in workload order.
   for (std::size_t i = 0; i < launches_.size(); ++i)
     if (launches_[i].unfinished_predecessors == 0)
-      push(launches_[i].arrival, QArrival, static_cast<std::uint32_t>(i));
+      push(launches_[i].arrival + config_.gpu.launch_latency_ns, QArrival, static_cast<std::uint32_t>(i));
   EngineView view(*this);
   Actions actions(*this);
   while (!heap_.empty()) {
@@ -157,6 +160,16 @@ void Engine::apply(const QueuedEvent& ev) {
   }
 }
 
+TimeNs Engine::dispatch_start(int gpu) {
+  // One block after another: a block placed while the dispatcher is busy starts when it is free. The block
+  // holds its slot from its placement (the hardware has committed it to the SM).
+  auto& free_ps = dispatcher_free_ps_[static_cast<std::size_t>(gpu)];
+  free_ps = std::max(free_ps, now_ * 1000);
+  const TimeNs start = (free_ps + 999) / 1000;
+  free_ps += dispatch_ps_;
+  return start;
+}
+
 void Engine::release(std::int32_t l) {
   auto& launch = launches_[static_cast<std::size_t>(l)];
   launch.phase = LaunchPhase::Released;
@@ -221,7 +234,7 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   auto& launch = launches_[static_cast<std::size_t>(b.launch)];
   auto& sm = sms_[static_cast<std::size_t>(b.sm)];
   const int per_gpu = config_.gpu.sm_count;
-  emit(BlockPiece{b.start, end, b.launch, b.block, static_cast<std::int16_t>(b.sm / per_gpu),
+  emit(BlockPiece{std::min(b.start, end), end, b.launch, b.block, static_cast<std::int16_t>(b.sm / per_gpu),
                   static_cast<std::int16_t>(b.sm % per_gpu), outcome});
   take(sm, launch.footprint, -1);
   auto& res = sm.residents;  // unordered: swap the slot with the last one
@@ -261,16 +274,23 @@ void Engine::finish_launch(std::int32_t l) {
   const bool was_released = launch.phase == LaunchPhase::Released;
   launch.phase = LaunchPhase::Finished;
   launch.finish = now_;
-  if (launch.release < 0) launch.release = now_;  // killed before its release
+  if (launch.release < 0) launch.release = launch.submitted = now_;  // killed before its release
   ++finished_launches_;
   if (was_released) active_.erase(std::find(active_.begin(), active_.end(), l));
   batch_.push(EngineEvent{EventKind::LaunchFinished, l, -1, -1, launch.killed ? 1 : 0});
   for (auto* o : observers_) o->on_launch_finished(launch, now_);
   for (const std::int32_t s : successors_[static_cast<std::size_t>(l)]) {
     auto& succ = launches_[static_cast<std::size_t>(s)];
+    // The next launch of a stream starts launch_gap after this one ends; one waiting on it through an event,
+    // completion_latency after. Its own launch call still takes launch_latency from its arrival.
+    const TimeNs gap = specs_[static_cast<std::size_t>(s)].stream_predecessor == l ? config_.gpu.launch_gap_ns
+                                                                                     : config_.gpu.completion_latency_ns;
+    succ.ready_at = std::max(succ.ready_at, now_ + gap);
     if (--succ.unfinished_predecessors == 0 && succ.phase == LaunchPhase::Waiting) {  // (a killed one stays)
-      if (succ.arrival <= now_) release(s);
-      else push(succ.arrival, QArrival, static_cast<std::uint32_t>(s));
+      succ.submitted = std::max(succ.arrival, now_);
+      const TimeNs at = std::max(succ.arrival + config_.gpu.launch_latency_ns, succ.ready_at);
+      if (at <= now_) release(s);
+      else push(at, QArrival, static_cast<std::uint32_t>(s));
     }
   }
 }
@@ -343,15 +363,16 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
   auto& launch = launches_[static_cast<std::size_t>(l)];
   EngineView view(*this);
   auto& s = sms_[static_cast<std::size_t>(sm)];
-  if (launch.first_dispatch < 0) launch.first_dispatch = now_;
   launch.gpu = s.gpu;
   for (std::int64_t i = 0; i < count; ++i) {
     const std::int32_t slot = alloc_slot();
     auto& b = slots_[static_cast<std::size_t>(slot)];
+    const TimeNs start = dispatch_ps_ > 0 ? dispatch_start(s.gpu) : now_;
+    if (launch.first_dispatch < 0) launch.first_dispatch = start;
     b.launch = l;
     b.sm = sm;
     b.state = BlockState::Running;
-    b.start = now_;
+    b.start = start;
     ++b.generation;
     take(s, launch.footprint, +1);
     s.residents.push_back(slot);
@@ -365,10 +386,10 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
       b.done_before = sb.done;
       b.total = sb.total;
       // The restore waits for the SM's channel (other saves or restores), then takes switch_time.
-      const TimeNs channel = std::max(now_, s.switch_channel_free) + view.switch_time(l);
+      const TimeNs channel = std::max(start, s.switch_channel_free) + view.switch_time(l);
       s.switch_channel_free = channel;
-      b.restore = channel - now_;
-      b.end = now_ + b.restore + (b.total - b.done_before);
+      b.restore = channel - start;
+      b.end = start + b.restore + (b.total - b.done_before);
     } else {
       if (!launch.flushed.empty()) {
         b.block = launch.flushed.front();
@@ -380,7 +401,7 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
       b.done_before = 0;
       b.restore = 0;
       b.total = block_duration(launch, b.block, sm);
-      b.end = now_ + b.total;
+      b.end = start + b.total;
     }
     push(b.end, QBlockEnd, static_cast<std::uint32_t>(slot), b.generation);
   }
@@ -415,7 +436,7 @@ void Engine::do_flush(std::int32_t slot) {
     refuse(fmt::format("flush of block {} of launch '{}' at {:.3f} of its work, past its idempotence point {:.3f}",
                        b.block, specs_[static_cast<std::size_t>(b.launch)].id, progress, until));
   // A flushed block restarts from scratch: this piece and any work it resumed from are lost.
-  stats_.wasted_work += (now_ - b.start) + b.done_before;
+  stats_.wasted_work += std::max<TimeNs>(0, now_ - b.start) + b.done_before;
   ++stats_.preemptions;
   launch.flushed.push_back(b.block);
   finish_block(slot, PieceOutcome::Flushed, now_);
@@ -452,7 +473,7 @@ void Engine::do_kill(std::int32_t l) {
     }
     for (const std::int32_t slot : mine) {
       const auto& b = slots_[static_cast<std::size_t>(slot)];
-      stats_.wasted_work += (now_ - b.start) + b.done_before;
+      stats_.wasted_work += std::max<TimeNs>(0, now_ - b.start) + b.done_before;
       finish_block(slot, PieceOutcome::Killed, now_);
     }
   }

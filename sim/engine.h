@@ -38,6 +38,9 @@ struct LaunchSpec {
   int priority = 0;
   std::optional<TimeNs> deadline;
   std::vector<std::size_t> predecessors;  // launches that must finish first
+  // The predecessor that is the previous launch of the same stream (released launch_gap after it ends; the
+  // others completion_latency after), or -1.
+  std::int64_t stream_predecessor = -1;
   std::uint64_t draw_key = 0;             // identifies the launch's random draws (its workload index)
   TimeNs alone = 0;                       // time alone (oracle), 0 when unknown
   bool block_coalesced = false;           // see Launch::block_coalesced
@@ -110,6 +113,10 @@ struct LaunchState {
   LaunchPhase phase = LaunchPhase::Waiting;
   bool killed = false;               // finished by Actions::kill, not by completing its blocks
   int unfinished_predecessors = 0;
+  TimeNs ready_at = 0;               // the latest predecessor's finish plus its gap (GpuSpec timing)
+  // When the launch could first have started: its arrival, or its last predecessor's finish if later. Its
+  // turnaround runs from here, so the front end's latencies and gaps (release - this) count in it.
+  TimeNs submitted = 0;
   TimeNs deadline = -1;              // absolute, -1: none (policies may act on it; the engine does not)
   TimeNs arrival = 0, release = -1, first_dispatch = -1, finish = -1;
   TimeNs alone = 0;
@@ -277,6 +284,7 @@ class Engine {
   void push(TimeNs t, QueuedKind kind, std::uint32_t payload, std::uint32_t generation = 0);
   void apply(const QueuedEvent& ev);
   void release(std::int32_t l);
+  TimeNs dispatch_start(int gpu);  // when the GPU's dispatcher starts a block placed now
   void finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end);
   void finish_launch(std::int32_t l);
   void account(SmState& sm);  // integrates statistics up to now_
@@ -327,6 +335,10 @@ class Engine {
   };
   EventBatch batch_, delivered_;
   std::vector<TimeNs> drain_requested_;  // per SM, -1 when not draining
+  // The GPU-wide block dispatcher (GpuSpec::block_dispatch_ns): per GPU, when it can dispatch the next block, in
+  // picoseconds (a dispatch takes a fraction of a ns on recent GPUs). Unused when the time is 0.
+  std::int64_t dispatch_ps_ = 0;
+  std::vector<std::int64_t> dispatcher_free_ps_;
   struct OpenPhase {
     std::int32_t launch;
     int gpu;

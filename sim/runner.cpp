@@ -136,7 +136,8 @@ AloneTime AloneTimeCache::get(const KernelProfile& kernel, std::uint64_t draw_ke
   const auto* serial = Registry<Policy>::instance().find("serial");
   auto policy = serial->make(Params::resolve("policy serial", serial->params, {}));
   engine.run(*policy);
-  const AloneTime result{engine.launches()[0].finish - engine.launches()[0].release, sum.total};
+  // From its arrival (t = 0): the launch latency is part of a launch's time alone as of its turnaround.
+  const AloneTime result{engine.launches()[0].finish - engine.launches()[0].arrival, sum.total};
   std::lock_guard lock(mutex_);
   cache_.emplace(key, result);
   return result;
@@ -174,6 +175,18 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
   for (std::size_t i = 0; i < n; ++i) to_workload[i] = i;
   std::vector<std::vector<std::size_t>> predecessors(n);
   for (std::size_t i = 0; i < n; ++i) predecessors[i] = w.dag.predecessors(i);
+  // The previous launch of each launch's stream (the engine gives stream order its own gap).
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> stream_predecessor(n, kNone);
+  {
+    std::map<std::string, std::size_t> last;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& stream = w.launches[i].stream;
+      if (stream.empty()) continue;
+      if (const auto it = last.find(stream); it != last.end()) stream_predecessor[i] = it->second;
+      last[stream] = i;
+    }
+  }
   if (const auto sub = policy->resubmit(w, gpu, alone_times)) {
     if (sub->order.size() != n || sub->stream.size() != n)
       throw std::logic_error("policy " + o.policy + ": resubmission does not cover every launch");
@@ -181,10 +194,14 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     // The new streams replace the workload's stream order; explicit dependencies stay.
     std::map<std::string, std::size_t> last;
     for (std::size_t i = 0; i < n; ++i) predecessors[i] = w.launches[i].after;
+    std::fill(stream_predecessor.begin(), stream_predecessor.end(), kNone);
     for (const std::size_t i : sub->order) {
       const auto& stream = sub->stream[i];
       if (stream.empty()) continue;
-      if (const auto it = last.find(stream); it != last.end()) predecessors[i].push_back(it->second);
+      if (const auto it = last.find(stream); it != last.end()) {
+        predecessors[i].push_back(it->second);
+        stream_predecessor[i] = it->second;
+      }
       last[stream] = i;
     }
   }
@@ -204,6 +221,7 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     s.block_coalesced = l.block_coalesced;
     s.tenant = l.tenant;
     for (const std::size_t p : predecessors[i]) s.predecessors.push_back(to_engine[p]);
+    if (stream_predecessor[i] != kNone) s.stream_predecessor = static_cast<std::int64_t>(to_engine[stream_predecessor[i]]);
     s.draw_key = i;
     s.alone = alone[i].time;
     specs.push_back(std::move(s));
@@ -228,7 +246,7 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     const auto& ls = engine.launches()[to_engine[i]];
     LaunchOutcome out;
     out.arrival = ls.arrival;
-    out.release = ls.release;
+    out.release = ls.submitted;  // the start of its turnaround: the GPU's launch latency and gaps count in it
     out.first_dispatch = ls.first_dispatch;
     out.finish = ls.finish;
     out.alone = ls.alone;

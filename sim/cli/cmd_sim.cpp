@@ -29,6 +29,7 @@ struct SimArgs {
   std::string stream_schedule;
   std::string format = "table";
   std::string db;
+  std::string block_time = "slot";
   bool metrics_only = false;
   bool details = false;
 };
@@ -81,7 +82,8 @@ void print_results(const std::vector<RunResult>& results, const std::string& for
 }
 
 void run_sim(const SimArgs& a) {
-  const auto loaded = load_workload_and_gpu(a.workload, a.gpu);
+  auto loaded = load_workload_and_gpu(a.workload, a.gpu);
+  if (a.block_time == "raw") select_block_time(loaded.workload, BlockTime::Raw);
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
 
@@ -143,9 +145,9 @@ void run_sim(const SimArgs& a) {
       sim::write_timeline(per_policy_path(a.timeline, p, policies.size() > 1), results.back().schedule, w, gpu);
   }
   if (a.format == "table")
-    fmt::print("workload {} on {} x{} ({} launches, {} blocks), interference {}, seed {}\n", w.name, gpu.name,
+    fmt::print("workload {} on {} x{} ({} launches, {} blocks), interference {}{}, seed {}\n", w.name, gpu.name,
                results.empty() ? 1 : results.front().gpu_count, w.launches.size(), w.total_blocks(), a.interference,
-               a.seed);
+               a.block_time == "raw" ? ", block time raw" : "", a.seed);
   print_results(results, a.format);
   if (a.details && a.format != "csv")
     for (const auto& r : results) {
@@ -169,6 +171,10 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--set", a->sets, "Policy parameter POLICY.PARAM=VALUE (repeatable)");
   cmd->add_option("--seed", a->seed, "Seed for random draws");
   cmd->add_option("--interference", a->interference, "Interference model (none, residency, ...)");
+  cmd->add_option("--block-time", a->block_time,
+                  "What a recorded block takes in the replay: slot (its slot occupancy, dispatch to end) or raw "
+                  "(end - start of its stamps)")
+      ->check(CLI::IsMember({"slot", "raw"}));
   cmd->add_option("--timeline", a->timeline, "Write the Schedule: .json for Perfetto, else CSV (FILE.POLICY.ext per policy)");
   cmd->add_option("--stream-schedule", a->stream_schedule, "Stream the Schedule as CSV while simulating (one policy)");
   cmd->add_option("--db", a->db, "Store the runs in this SQLite result store (docs/store.md)");

@@ -22,7 +22,7 @@ void add_record_set(KernelProfile& k, int residency, TimeNs duration);
 
 Launch launch(const std::string& id, std::size_t kernel, TimeNs arrival, std::vector<std::size_t> after = {});
 
-// A GPU derived from a preset with another SM count.
+// A GPU derived from a preset with another SM count, its front-end timing zero.
 GpuSpec gpu_with_sms(const std::string& preset, int sms);
 
 RunResult run(const Workload& w, const GpuSpec& gpu, const std::string& policy, std::uint64_t seed = 1,
