@@ -165,9 +165,9 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
       set.block_time = options.block_time;
       if (!records.empty()) {
         TimeNs first = records.front().start, last = records.front().end;
-        for (const auto& r : records) {
-          first = std::min(first, r.start);
-          last = std::max(last, r.end);
+        for (const auto& one : records) {
+          first = std::min(first, one.start);
+          last = std::max(last, one.end);
         }
         set.span = last - first;
       }
