@@ -7,5 +7,7 @@ namespace gpusched::live {
 void add_validate_command(CLI::App& app, int& result);
 void add_preempt_command(CLI::App& app, int& result);
 void add_overhead_command(CLI::App& app, int& result);
+void add_calibrate_command(CLI::App& app, int& result);
+void add_native_command(CLI::App& app, int& result);
 
 }  // namespace gpusched::live

@@ -328,6 +328,8 @@ int main(int argc, char** argv) {
   add_validate_command(app, result);
   add_preempt_command(app, result);
   add_overhead_command(app, result);
+  add_calibrate_command(app, result);
+  add_native_command(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,127 @@
+// gpusched-live calibrate: measures the GPU's front-end timing (launch latency, launch gap on one stream,
+// completion latency through an event, GPU-wide block dispatch time) and writes a GPU file whose [timing] table
+// the simulator uses (docs/live.md, "Calibrating the front end"; docs/formats.md, "GPU timing").
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "core/atomic_file.h"
+#include "core/store/store.h"
+#include "live/commands.h"
+#include "live/device_spec.h"
+#include "live/suite_binding.h"
+#include "live/timing/timing_probe.h"
+
+namespace gpusched::live {
+namespace {
+
+struct CalibrateArgs {
+  std::string out;
+  int repeats = 3;
+  int samples = 101;
+  double timeout_s = 60;
+};
+
+// One quantity over the repeats: each repeat's median of its samples, then the median and the spread of those.
+struct Measured {
+  std::vector<double> repeat_medians;
+  double median() const { return gpusched::live::median(repeat_medians); }
+  double spread() const {
+    return repeat_medians.empty() ? 0.0
+                                  : *std::max_element(repeat_medians.begin(), repeat_medians.end()) -
+                                        *std::min_element(repeat_medians.begin(), repeat_medians.end());
+  }
+  std::string list() const {
+    std::string s;
+    for (double v : repeat_medians) s += fmt::format("{}{:.1f}", s.empty() ? "" : " ", v);
+    return s;
+  }
+};
+
+template <typename T>
+double median_of(const std::vector<T>& v) {
+  std::vector<double> d(v.begin(), v.end());
+  return median(std::move(d));
+}
+
+int calibrate_command(const CalibrateArgs& a) {
+  const auto devices = list_devices();
+  const auto& dev = devices.front();
+  const std::string base = dev.preset ? dev.preset->name : "";
+  if (base.empty())
+    throw std::invalid_argument(fmt::format("no preset matches the GPU ({}); calibrate needs one to base the file on",
+                                            dev.name));
+  Measured latency, gap, completion, rtt;
+  std::vector<Measured> dispatch(3);
+  const int threads[3] = {32, 128, 256};
+  for (int r = 0; r < a.repeats; ++r) {
+    const ClockSync sync = sync_clocks(2000, a.timeout_s);
+    rtt.repeat_medians.push_back(static_cast<double>(sync.rtt_ns));
+    latency.repeat_medians.push_back(median_of(probe_launch_latency(sync, a.samples, a.timeout_s)));
+    gap.repeat_medians.push_back(median_of(probe_launch_gap(a.samples, a.timeout_s)));
+    completion.repeat_medians.push_back(median_of(probe_completion_latency(a.samples, a.timeout_s)));
+    for (int t = 0; t < 3; ++t)
+      dispatch[static_cast<std::size_t>(t)].repeat_medians.push_back(
+          median_of(probe_dispatch_ns(threads[t], 10'000, 1'000'000, std::max(5, a.samples / 10), a.timeout_s)));
+    fmt::print("repeat {}: clock sync within {} ns; launch latency {:.0f} ns, launch gap {:.0f} ns, completion "
+               "latency {:.0f} ns, dispatch {:.3f} / {:.3f} / {:.3f} ns a block (32 / 128 / 256 threads)\n",
+               r + 1, sync.rtt_ns / 2, latency.repeat_medians.back(), gap.repeat_medians.back(),
+               completion.repeat_medians.back(), dispatch[0].repeat_medians.back(), dispatch[1].repeat_medians.back(),
+               dispatch[2].repeat_medians.back());
+  }
+  const std::string date = store::utc_now_iso8601();
+  std::string text = "# The GPU's front-end timing as measured by gpusched-live calibrate (docs/live.md); the preset of the\n"
+                     "# same name uses these values (core/gpu_spec.cpp), a test keeps the two equal.\n";
+  text += fmt::format("format = \"gpusched-gpu\"\nversion = 1\nname = \"{}\"\nbase = \"{}\"\n\n[timing]\n", base, base);
+  text += fmt::format("launch_latency_ns = {}\n", std::llround(latency.median()));
+  text += fmt::format("completion_latency_ns = {}\n", std::llround(completion.median()));
+  text += fmt::format("launch_gap_ns = {}\n", std::llround(gap.median()));
+  text += fmt::format("block_dispatch_ns = {:.4f}\n", dispatch[1].median());
+  text += fmt::format("source = \"gpusched-live calibrate on {}, {}\"\n\n[timing.provenance]\n", dev.name,
+                      date.substr(0, 10));
+  text += fmt::format("command = \"gpusched-live calibrate --repeats {} --samples {}\"\n", a.repeats, a.samples);
+  text += fmt::format("device = \"{}\"\ndriver = \"{}\"\ncuda_runtime = \"{}\"\ncalibrated_at = \"{}\"\n", dev.name,
+                      dev.driver, dev.runtime, date);
+  text += "method = \"medians of each repeat's samples; the value is the median of the repeats, spread = max - min of them\"\n";
+  auto prov = [&](const char* key, const Measured& m, const char* unit) {
+    text += fmt::format("{}_repeats = \"{} {}\"\n{}_spread = \"{:.1f} {}\"\n", key, m.list(), unit, key, m.spread(), unit);
+  };
+  prov("launch_latency", latency, "ns");
+  prov("completion_latency", completion, "ns");
+  prov("launch_gap", gap, "ns");
+  prov("clock_sync_round_trip", rtt, "ns");
+  for (int t = 0; t < 3; ++t) {
+    const auto key = fmt::format("block_dispatch_{}_threads", threads[t]);
+    prov(key.c_str(), dispatch[static_cast<std::size_t>(t)], "ns");
+  }
+  text += "block_dispatch_method = \"empty blocks: (time of 1,000,000 - time of 10,000) / 990,000, CUDA events; the 128-thread value is used\"\n";
+  text += "launch_latency_method = \"host clock read before the launch call to the kernel's first %globaltimer stamp, clocks lined up by ping-pong through mapped host memory (shortest of 2000 round trips)\"\n";
+  fmt::print("\n{}", text);
+  if (!a.out.empty()) {
+    AtomicFile f(a.out);
+    f.write(text);
+    f.commit();
+    fmt::print("written to {}\n", a.out);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& app, int& result) {
+  auto a = std::make_shared<CalibrateArgs>();
+  auto* cmd = app.add_subcommand("calibrate",
+                                 "Measure the GPU's launch latency, launch gap, completion latency and block dispatch "
+                                 "time, and write them as a GPU file");
+  cmd->add_option("--out,-o", a->out, "GPU file to write (its [timing] table and provenance)");
+  cmd->add_option("--repeats", a->repeats, "Repeats of every measurement (median and spread over them)")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--samples", a->samples, "Samples per measurement and repeat (their median)")->check(CLI::Range(3, 100000));
+  cmd->add_option("--timeout", a->timeout_s, "Watchdog: seconds a probe may take");
+  cmd->callback([a, &result] { result = calibrate_command(*a); });
+}
+
+}  // namespace gpusched::live

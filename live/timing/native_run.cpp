@@ -1,0 +1,104 @@
+#include "live/timing/native_run.h"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "live/cuda_check.h"
+#include "live/suite_binding.h"
+#include "live/timing/timing_probe.h"
+
+namespace gpusched::live {
+
+NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches, double timeout_s) {
+  const std::size_t n = w.launches.size();
+  // A launch can be issued once its arrival has come and every launch it waits on has been issued (an `after`
+  // may name a later launch): the host issues in that order.
+  std::vector<TimeNs> issue_at(n, 0);
+  for (const std::size_t i : w.dag.release_order()) {
+    issue_at[i] = w.launches[i].arrival;
+    for (const std::size_t p : w.dag.predecessors(i)) issue_at[i] = std::max(issue_at[i], issue_at[p]);
+  }
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return issue_at[a] < issue_at[b]; });
+
+  std::vector<DeviceBlockRecord*> records(n, nullptr);
+  std::vector<cudaStream_t> stream_of(n, nullptr);
+  std::vector<cudaEvent_t> done(n, nullptr);
+  std::map<std::string, cudaStream_t> streams;
+  std::vector<cudaStream_t> owned;
+  auto cleanup = [&] {
+    for (auto* r : records) cudaFree(r);
+    for (auto e : done) cudaEventDestroy(e);
+    for (auto s : owned) cudaStreamDestroy(s);
+  };
+  try {
+    for (std::size_t i = 0; i < n; ++i) {
+      const int blocks = launches[i].shape.blocks;
+      GPUSCHED_CUDA(cudaMalloc(&records[i], record_buffer_bytes(blocks)));
+      GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(blocks)));
+      GPUSCHED_CUDA(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
+      const auto& name = w.launches[i].stream;
+      if (!name.empty() && streams.count(name)) {
+        stream_of[i] = streams[name];
+        continue;
+      }
+      cudaStream_t s = nullptr;
+      GPUSCHED_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+      owned.push_back(s);
+      stream_of[i] = s;
+      if (!name.empty()) streams[name] = s;
+    }
+    // Warm-up: every kernel once, unrecorded (first-launch costs stay out of the measurement).
+    for (std::size_t i = 0; i < n; ++i) launches[i].kernel->launch(launches[i].shape, 0, nullptr, stream_of[i]);
+    GPUSCHED_CUDA(cudaDeviceSynchronize());
+
+    const ClockSync sync = sync_clocks(500, timeout_s);
+    NativeExecution out;
+    out.clock_uncertainty = sync.rtt_ns / 2;
+    const std::int64_t t0 = host_now_ns() + 300'000;  // the host's t = 0, a little ahead to get going
+    for (const std::size_t i : order) {
+      const std::int64_t due = t0 + issue_at[i];
+      while (host_now_ns() < due) {
+      }
+      const std::int64_t called = host_now_ns();
+      out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
+      for (const std::size_t p : w.dag.predecessors(i))
+        if (stream_of[p] != stream_of[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], done[p], 0));
+      launches[i].kernel->launch(launches[i].shape, 0, records[i], stream_of[i]);
+      GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
+    }
+    for (auto s : owned) wait_for(s, timeout_s, "native run of " + w.name);
+
+    const std::int64_t origin = t0 + sync.offset_ns;  // the host's t = 0 on the GPU clock
+    for (std::size_t i = 0; i < n; ++i) {
+      std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(launches[i].shape.blocks));
+      GPUSCHED_CUDA(cudaMemcpy(host.data(), records[i], host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
+      for (std::size_t b = 0; b < host.size(); ++b) {
+        const auto& r = host[b];
+        if (r.end_ns == 0 || r.end_ns < r.start_ns)
+          throw LiveError(fmt::format("native run: block {} of launch '{}' has no stamps", b, w.launches[i].id));
+        BlockPiece p;
+        p.start = static_cast<TimeNs>(static_cast<std::int64_t>(r.start_ns) - origin);
+        p.end = static_cast<TimeNs>(static_cast<std::int64_t>(r.end_ns) - origin);
+        p.launch = static_cast<std::int32_t>(i);
+        p.block = static_cast<std::int32_t>(b);
+        p.gpu = 0;
+        p.sm = static_cast<std::int16_t>(r.smid);
+        p.outcome = PieceOutcome::Completed;
+        out.schedule.pieces.push_back(p);
+      }
+    }
+    cleanup();
+    return out;
+  } catch (...) {
+    cleanup();
+    throw;
+  }
+}
+
+}  // namespace gpusched::live

@@ -1,0 +1,31 @@
+// Native runs (docs/validation.md, "Native hardware vs prediction"): a workload's launches as plain CUDA launches
+// of the suite's instrumented kernels, issued by the host at their arrival times, on one CUDA stream per workload
+// stream (a launch of no stream gets its own) with events for explicit dependencies. No executor: the hardware
+// places every block itself, so this is the ground truth for fifo. Every block is stamped as the recorder stamps
+// it; the host's clock is lined up with %globaltimer (timing_probe.h), so times count from the host's t = 0 and a
+// launch's turnaround includes its launch latency.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/schedule.h"
+#include "core/workload.h"
+#include "live/suite/suite.h"
+
+namespace gpusched::live {
+
+struct NativeLaunch {
+  SuiteKernel* kernel = nullptr;  // set up (inputs on the GPU)
+  LaunchShape shape;
+};
+
+struct NativeExecution {
+  Schedule schedule;            // every block, from the host's t = 0 on the GPU clock
+  TimeNs max_issue_lag = 0;     // the latest a launch call came after its arrival (the host's own delay)
+  TimeNs clock_uncertainty = 0; // half the clock synchronisation's round trip
+};
+
+// Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`.
+NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches, double timeout_s);
+
+}  // namespace gpusched::live

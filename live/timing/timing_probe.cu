@@ -1,0 +1,193 @@
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "live/cuda_check.h"
+
+#include "live/suite/device_clock.cuh"
+#include "live/suite_binding.h"
+#include "live/timing/timing_probe.h"
+
+namespace gpusched::live {
+
+// From live/executor/executor.h, whose C++20 headers nvcc's C++17 does not read.
+[[noreturn]] void exit_hung(const std::string& what, double timeout_s);
+
+namespace {
+
+// Ping-pong: the host writes round i into `flag`; the kernel stamps %globaltimer and acknowledges with i.
+__global__ void pingpong_kernel(volatile unsigned int* flag, volatile unsigned int* ack,
+                                volatile unsigned long long* stamps, int rounds) {
+  *ack = 0xffffffffu;  // ready
+  __threadfence_system();
+  for (int i = 1; i <= rounds; ++i) {
+    while (*flag != static_cast<unsigned int>(i)) {
+    }
+    stamps[i] = globaltimer_ns();
+    __threadfence_system();
+    *ack = static_cast<unsigned int>(i);
+    __threadfence_system();
+  }
+}
+
+__global__ void stamp_start_kernel(unsigned long long* out) {
+  if (threadIdx.x == 0) *out = globaltimer_ns();
+}
+
+// Spins for `ns`, then stamps its end.
+__global__ void spin_kernel(unsigned long long ns, unsigned long long* end) {
+  const unsigned long long t0 = globaltimer_ns();
+  while (globaltimer_ns() - t0 < ns) {
+  }
+  if (threadIdx.x == 0) *end = globaltimer_ns();
+}
+
+__global__ void empty_kernel() {}
+
+// Waits on the host, ending the process when the GPU takes longer than the timeout (a hung probe cannot be
+// stopped otherwise).
+void sync_device(double timeout_s, const char* what) { wait_for(nullptr, timeout_s, what); }
+
+unsigned long long read_back(const unsigned long long* d) {
+  unsigned long long v = 0;
+  GPUSCHED_CUDA(cudaMemcpy(&v, d, sizeof v, cudaMemcpyDeviceToHost));
+  return v;
+}
+
+}  // namespace
+
+std::int64_t host_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+ClockSync sync_clocks(int rounds, double timeout_s) {
+  unsigned int *flag = nullptr, *ack = nullptr;
+  unsigned long long* stamps = nullptr;
+  GPUSCHED_CUDA(cudaHostAlloc(&flag, sizeof *flag, cudaHostAllocMapped));
+  GPUSCHED_CUDA(cudaHostAlloc(&ack, sizeof *ack, cudaHostAllocMapped));
+  GPUSCHED_CUDA(cudaHostAlloc(&stamps, sizeof *stamps * static_cast<std::size_t>(rounds + 1), cudaHostAllocMapped));
+  *flag = 0;
+  *ack = 0;
+  unsigned int *d_flag = nullptr, *d_ack = nullptr;
+  unsigned long long* d_stamps = nullptr;
+  GPUSCHED_CUDA(cudaHostGetDevicePointer(&d_flag, flag, 0));
+  GPUSCHED_CUDA(cudaHostGetDevicePointer(&d_ack, ack, 0));
+  GPUSCHED_CUDA(cudaHostGetDevicePointer(&d_stamps, stamps, 0));
+  cudaStream_t s = nullptr;
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  pingpong_kernel<<<1, 1, 0, s>>>(d_flag, d_ack, d_stamps, rounds);
+  GPUSCHED_CUDA(cudaGetLastError());
+  volatile unsigned int* vflag = flag;
+  volatile unsigned int* vack = ack;
+  const std::int64_t deadline = host_now_ns() + static_cast<std::int64_t>(timeout_s * 1e9);
+  while (*vack != 0xffffffffu)
+    if (host_now_ns() > deadline) exit_hung("clock synchronisation (kernel never started)", timeout_s);
+  ClockSync best{0, INT64_MAX};
+  for (int i = 1; i <= rounds; ++i) {
+    const std::int64_t h1 = host_now_ns();
+    *vflag = static_cast<unsigned int>(i);
+    while (*vack != static_cast<unsigned int>(i))
+      if (host_now_ns() > deadline) exit_hung("clock synchronisation", timeout_s);
+    const std::int64_t h2 = host_now_ns();
+    const auto g = static_cast<std::int64_t>(static_cast<volatile unsigned long long*>(stamps)[i]);
+    if (h2 - h1 < best.rtt_ns) best = {g - (h1 + (h2 - h1) / 2), h2 - h1};
+  }
+  wait_for(s, timeout_s, "clock synchronisation");
+  cudaStreamDestroy(s);
+  cudaFreeHost(flag);
+  cudaFreeHost(ack);
+  cudaFreeHost(stamps);
+  return best;
+}
+
+std::vector<std::int64_t> probe_launch_latency(const ClockSync& sync, int samples, double timeout_s) {
+  unsigned long long* d = nullptr;
+  GPUSCHED_CUDA(cudaMalloc(&d, sizeof *d));
+  std::vector<std::int64_t> out;
+  for (int i = 0; i < samples + 1; ++i) {
+    sync_device(timeout_s, "launch-latency probe");
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // an idle GPU, as a fresh launch finds it
+    const std::int64_t h = host_now_ns();
+    stamp_start_kernel<<<1, 32>>>(d);
+    GPUSCHED_CUDA(cudaGetLastError());
+    sync_device(timeout_s, "launch-latency probe");
+    if (i > 0) out.push_back(static_cast<std::int64_t>(read_back(d)) - (h + sync.offset_ns));  // first: warm-up
+  }
+  cudaFree(d);
+  return out;
+}
+
+std::vector<std::int64_t> probe_launch_gap(int samples, double timeout_s) {
+  unsigned long long* d = nullptr;
+  GPUSCHED_CUDA(cudaMalloc(&d, 2 * sizeof *d));
+  cudaStream_t s = nullptr;
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  std::vector<std::int64_t> out;
+  for (int i = 0; i < samples + 1; ++i) {
+    spin_kernel<<<1, 32, 0, s>>>(50'000, d);  // 50 us: the second launch is queued long before it ends
+    stamp_start_kernel<<<1, 32, 0, s>>>(d + 1);
+    GPUSCHED_CUDA(cudaGetLastError());
+    wait_for(s, timeout_s, "launch-gap probe");
+    if (i > 0) out.push_back(static_cast<std::int64_t>(read_back(d + 1)) - static_cast<std::int64_t>(read_back(d)));
+  }
+  cudaStreamDestroy(s);
+  cudaFree(d);
+  return out;
+}
+
+std::vector<std::int64_t> probe_completion_latency(int samples, double timeout_s) {
+  unsigned long long* d = nullptr;
+  GPUSCHED_CUDA(cudaMalloc(&d, 2 * sizeof *d));
+  cudaStream_t a = nullptr, b = nullptr;
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  cudaEvent_t done = nullptr;
+  GPUSCHED_CUDA(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+  std::vector<std::int64_t> out;
+  for (int i = 0; i < samples + 1; ++i) {
+    spin_kernel<<<1, 32, 0, a>>>(50'000, d);
+    GPUSCHED_CUDA(cudaEventRecord(done, a));
+    GPUSCHED_CUDA(cudaStreamWaitEvent(b, done, 0));
+    stamp_start_kernel<<<1, 32, 0, b>>>(d + 1);
+    GPUSCHED_CUDA(cudaGetLastError());
+    wait_for(b, timeout_s, "completion-latency probe");
+    wait_for(a, timeout_s, "completion-latency probe");
+    if (i > 0) out.push_back(static_cast<std::int64_t>(read_back(d + 1)) - static_cast<std::int64_t>(read_back(d)));
+  }
+  cudaEventDestroy(done);
+  cudaStreamDestroy(a);
+  cudaStreamDestroy(b);
+  cudaFree(d);
+  return out;
+}
+
+std::vector<double> probe_dispatch_ns(int threads, int small, int large, int samples, double timeout_s) {
+  cudaStream_t s = nullptr;
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaEvent_t e0 = nullptr, e1 = nullptr;
+  GPUSCHED_CUDA(cudaEventCreate(&e0));
+  GPUSCHED_CUDA(cudaEventCreate(&e1));
+  auto time_ms = [&](int blocks) {
+    GPUSCHED_CUDA(cudaEventRecord(e0, s));
+    empty_kernel<<<blocks, threads, 0, s>>>();
+    GPUSCHED_CUDA(cudaGetLastError());
+    GPUSCHED_CUDA(cudaEventRecord(e1, s));
+    wait_for(s, timeout_s, "dispatch-rate probe");
+    float ms = 0;
+    GPUSCHED_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+    return static_cast<double>(ms);
+  };
+  (void)time_ms(large);  // warm-up
+  std::vector<double> out;
+  for (int i = 0; i < samples; ++i) {
+    const double t_small = time_ms(small), t_large = time_ms(large);
+    out.push_back((t_large - t_small) * 1e6 / static_cast<double>(large - small));
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaStreamDestroy(s);
+  return out;
+}
+
+}  // namespace gpusched::live

@@ -1,0 +1,34 @@
+// Probes of the GPU's front end (docs/live.md, "calibrate"): the host's clock against %globaltimer, the launch
+// latency, the gap between two launches of one stream, the completion latency seen by a launch that waits on
+// another stream's event, and the GPU-wide rate at which blocks are dispatched. Plain C++ header; the kernels are
+// in timing_probe.cu.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace gpusched::live {
+
+// The host's monotonic clock (std::chrono::steady_clock), ns.
+std::int64_t host_now_ns();
+
+// %globaltimer = host_now_ns() + offset_ns, within rtt_ns / 2: from ping-pongs between the host and a one-thread
+// kernel through mapped host memory, the one with the shortest round trip kept.
+struct ClockSync {
+  std::int64_t offset_ns = 0;
+  std::int64_t rtt_ns = 0;
+};
+ClockSync sync_clocks(int rounds, double timeout_s);
+
+// Each sample in ns. `samples` probes, the GPU idle before each.
+// Host launch call (host clock read just before it) to the first instruction of a one-block kernel.
+std::vector<std::int64_t> probe_launch_latency(const ClockSync& sync, int samples, double timeout_s);
+// End of a one-block kernel (its last stamp) to the start of the next kernel queued behind it on the same stream.
+std::vector<std::int64_t> probe_launch_gap(int samples, double timeout_s);
+// End of a kernel on one stream to the start of a kernel on another stream that waits on an event recorded after
+// the first.
+std::vector<std::int64_t> probe_completion_latency(int samples, double timeout_s);
+// ns per block GPU-wide: the time of launches of `large` against `small` empty blocks of `threads` threads (CUDA
+// events, the median of `samples` each), difference over the difference in blocks.
+std::vector<double> probe_dispatch_ns(int threads, int small, int large, int samples, double timeout_s);
+
+}  // namespace gpusched::live
