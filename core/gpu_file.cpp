@@ -86,12 +86,9 @@ GpuSpec parse_gpu_file(const std::string& text, const std::string& name, Warning
     if (const toml::table* prov = tr.table_or_null("provenance")) {
       // Free text of the calibration (device, driver, date, repeats, spread): kept with the file, not used.
       TableReader pr(*prov, name, "timing.provenance", warnings);
-      for (const auto& [key, node] : *prov) {
+      for (const auto& [key, node] : *prov)
         if (!node.is_string() && !node.is_integer() && !node.is_floating_point())
           pr.fail(std::string(key.str()), expected_found("a string or a number", describe_node(node)));
-        (void)pr.has(std::string(key.str()));
-      }
-      pr.finish();
     }
     tr.finish();
   }

@@ -19,12 +19,13 @@
 #include "live/timing/native_run.h"
 #include "sim/run_identity.h"
 #include "sim/runner.h"
+#include "sim/timeline.h"
 
 namespace gpusched::live {
 namespace {
 
 struct NativeArgs {
-  std::string workload, gpu, db, csv, interference = "none";
+  std::string workload, gpu, db, csv, timeline, interference = "none";
   int repeats = 3;
   int alone_repeats = 11;
   std::uint64_t seed = 1;
@@ -101,6 +102,11 @@ int native_command(const NativeArgs& a) {
     NativeExecution ex = run_native(w, launches, a.timeout_s);
     RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
     measured.policy = "native";
+    if (r == 1 && !a.timeline.empty()) {
+      sim::write_timeline(a.timeline, measured.schedule, w, gpu);
+      const auto dot = a.timeline.rfind('.');
+      sim::write_timeline(a.timeline.substr(0, dot) + ".predicted" + a.timeline.substr(dot), predicted.schedule, w, gpu);
+    }
     const auto e = prediction_errors(w, measured, predicted);
     const auto eb = prediction_errors(w, measured, before);
     print_errors("slot + timing (now)", r, e, measured.metrics.makespan, predicted.metrics.makespan);
@@ -152,6 +158,9 @@ void add_native_command(CLI::App& app, int& result) {
   cmd->add_option("--csv", a->csv, "Append one row per repeat (docs/validation/native.csv's columns)");
   cmd->add_option("--seed", a->seed, "Seed of the simulation and of the kernels' inputs");
   cmd->add_option("--timeout", a->timeout_s, "Watchdog: seconds a run may take");
+  cmd->add_option("--timeline", a->timeline,
+                  "Write the first repeat's measured Schedule here (.json for Perfetto, else CSV) and the prediction's "
+                  "beside it (FILE.predicted.ext)");
   cmd->add_flag("--per-launch", a->per_launch, "Print every launch's measured and predicted turnaround");
   cmd->callback([a, &result] { result = native_command(*a); });
 }
