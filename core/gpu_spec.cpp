@@ -90,6 +90,13 @@ std::vector<GpuSpec> make_presets() {
     g.sm_count = 132;
     g.description = "H100 SXM5 (Hopper GH100)";
     g.source = "CUDA compute capability 9.0 limits; NVIDIA H100 data sheet";
+    // Front-end timing measured by `gpusched-live calibrate` (traces/gpus/h100.toml, which a test keeps equal to
+    // these; docs/live.md): medians of 3 repeats of 101 samples each.
+    g.launch_latency_ns = 8933;
+    g.completion_latency_ns = 2048;
+    g.launch_gap_ns = 2016;
+    g.block_dispatch_ns = 0;  // measured turnover 0.60 ns a block, not applied (docs/live.md)
+    g.timing_source = "traces/gpus/h100.toml (gpusched-live calibrate on an H100 80GB HBM3, 2026-11-23)";
     p.push_back(g);
     g.name = "h200";
     g.dram_bandwidth_gbps = 4800.0;
@@ -98,6 +105,11 @@ std::vector<GpuSpec> make_presets() {
     g.memory_bytes = 150109880320LL;
     g.description = "H200 SXM (Hopper GH100, HBM3e)";
     g.source = "CUDA compute capability 9.0 limits; NVIDIA H200 data sheet; memory size from cudaGetDeviceProperties";
+    g.launch_latency_ns = 7932;
+    g.completion_latency_ns = 1632;
+    g.launch_gap_ns = 1632;
+    g.block_dispatch_ns = 0;  // measured turnover 0.60 ns a block, not applied (docs/live.md)
+    g.timing_source = "traces/gpus/h200.toml (gpusched-live calibrate on an H200, 2026-11-23)";
     p.push_back(g);
   }
   return p;

@@ -13,11 +13,13 @@ out=${OUT:-/tmp/out}
 mkdir -p "$out"
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
-  $bin calibrate --repeats 3 --samples 101 --out "$out/$tag.toml"; echo "calibrate exit $?"
+  gpu_arg=()  # CALIBRATE=0: predict with the presets (their shipped calibration) instead of a fresh one
+  [[ ${CALIBRATE:-1} == 1 ]] && gpu_arg=(--gpu "$out/$tag.toml")
+  [[ ${CALIBRATE:-1} == 1 ]] && { $bin calibrate --repeats 3 --samples 101 --out "$out/$tag.toml"; echo "calibrate exit $?"; }
   for w in validate live bursts; do
     extra=()
     [[ $w == bursts ]] && extra=(--timeline /tmp/bursts-$tag.csv)
-    $bin native -w traces/workloads/$w-$tag.toml --gpu "$out/$tag.toml" --repeats 3 --csv "$out/native-$tag.csv" \
+    $bin native -w traces/workloads/$w-$tag.toml "${gpu_arg[@]}" --repeats 3 --csv "$out/native-$tag.csv" \
       --per-launch "${extra[@]}" "$@"
     echo "native $w exit $?"
   done

@@ -137,3 +137,25 @@ TEST(GpuTiming, PaperGpusHaveNone) {
 
 }  // namespace
 }  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+TEST(GpuTiming, PresetsUseTheShippedCalibrations) {
+  // The h100 and h200 presets carry the timing `gpusched-live calibrate` wrote to traces/gpus/ (docs/live.md).
+  for (const char* name : {"h100", "h200"}) {
+    Warnings warn;
+    const auto file = read_gpu_file(std::string(GPUSCHED_TRACES_DIR) + "/gpus/" + name + ".toml", &warn);
+    const GpuSpec* preset = find_gpu_preset(name);
+    ASSERT_NE(preset, nullptr);
+    EXPECT_TRUE(preset->has_timing()) << name;
+    EXPECT_EQ(preset->launch_latency_ns, file.launch_latency_ns) << name;
+    EXPECT_EQ(preset->completion_latency_ns, file.completion_latency_ns) << name;
+    EXPECT_EQ(preset->launch_gap_ns, file.launch_gap_ns) << name;
+    EXPECT_DOUBLE_EQ(preset->block_dispatch_ns, file.block_dispatch_ns) << name;
+    EXPECT_TRUE(warn.empty()) << warn.front();
+  }
+}
+
+}  // namespace
+}  // namespace gpusched
