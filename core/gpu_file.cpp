@@ -1,9 +1,9 @@
 #include "core/gpu_file.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <filesystem>
-#include <toml++/toml.h>
 
 #include "core/text_file.h"
 #include "core/toml_support.h"
@@ -25,8 +25,7 @@ GpuSpec parse_gpu_file(const std::string& text, const std::string& name, Warning
     const auto arch_name = r.string("architecture");
     const auto arch = architecture_from_string(arch_name);
     if (!arch)
-      r.fail("architecture",
-             expected_found("fermi, kepler, maxwell or hopper", fmt::format("\"{}\"", arch_name)));
+      r.fail("architecture", expected_found("fermi, kepler, maxwell or hopper", fmt::format("\"{}\"", arch_name)));
     g = architecture_defaults(*arch);
     g.sm_count = static_cast<int>(r.integer_in("sm_count", 1, 4096));
   }
@@ -81,7 +80,8 @@ GpuSpec parse_gpu_file(const std::string& text, const std::string& name, Warning
     g.launch_gap_ns = tr.integer_in("launch_gap_ns", 0, 1'000'000'000, g.launch_gap_ns);
     g.block_dispatch_ns = tr.number_or("block_dispatch_ns", g.block_dispatch_ns);
     if (!(g.block_dispatch_ns >= 0.0 && g.block_dispatch_ns <= 1e6))
-      tr.fail("block_dispatch_ns", expected_found("a number of ns in [0, 1e6]", fmt::format("{}", g.block_dispatch_ns)));
+      tr.fail("block_dispatch_ns",
+              expected_found("a number of ns in [0, 1e6]", fmt::format("{}", g.block_dispatch_ns)));
     g.timing_source = tr.string_or("source", name);
     if (const toml::table* prov = tr.table_or_null("provenance")) {
       // Free text of the calibration (device, driver, date, repeats, spread): kept with the file, not used.
@@ -119,8 +119,8 @@ std::string gpu_file_text(const GpuSpec& g) {
                      g.max_shared_memory_per_block);
   out += fmt::format("shared_memory_allocation_unit = {}\nreserved_shared_memory_per_block = {}\n",
                      g.shared_memory_allocation_unit, g.reserved_shared_memory_per_block);
-  out += fmt::format("warp_schedulers_per_sm = {}\nclock_mhz = {}\ndram_bandwidth_gbps = {}\n", g.warp_schedulers_per_sm,
-                     g.clock_mhz, g.dram_bandwidth_gbps);
+  out += fmt::format("warp_schedulers_per_sm = {}\nclock_mhz = {}\ndram_bandwidth_gbps = {}\n",
+                     g.warp_schedulers_per_sm, g.clock_mhz, g.dram_bandwidth_gbps);
   out += fmt::format("pcie_bandwidth_gbps = {}\nmemory_bytes = {}\nplacement = \"{}\"\n", g.pcie_bandwidth_gbps,
                      g.memory_bytes, to_string(g.placement));
   out += fmt::format("\n[timing]\nlaunch_latency_ns = {}\ncompletion_latency_ns = {}\nlaunch_gap_ns = {}\n",

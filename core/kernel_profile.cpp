@@ -32,7 +32,9 @@ void select_block_time(KernelProfile& k, BlockTime time) {
   }
 }
 
-std::string_view to_string(BlockTime t) { return t == BlockTime::Raw ? "raw" : "slot"; }
+std::string_view to_string(BlockTime t) {
+  return t == BlockTime::Raw ? "raw" : "slot";
+}
 
 std::optional<BlockTime> block_time_from_string(std::string_view s) {
   if (s == "slot") return BlockTime::Slot;

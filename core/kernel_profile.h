@@ -40,7 +40,7 @@ struct RecordSet {
   // slot_by_block[b] = block b's slot occupancy; kept so that the replayed time can be switched back.
   std::vector<TimeNs> slot_by_block;
   BlockTime block_time = BlockTime::Slot;
-  TimeNs span = 0;  // the recording's span: first block start to last block end (0: built in code)
+  TimeNs span = 0;            // the recording's span: first block start to last block end (0: built in code)
   std::int64_t recorded = 0;  // how many blocks have a record
   // Recorded durations sorted ascending: the empirical distribution that unrecorded blocks draw from.
   std::vector<TimeNs> sorted_durations;
@@ -64,15 +64,13 @@ struct KernelProfile {
   // Fraction of a block's progress after which it is no longer idempotent (first atomic or overwrite of
   // global memory it read). 1.0: idempotent throughout; 0.0: never safely flushable.
   double idempotent_until = 1.0;
-  std::optional<double> pur;  // Kernelet's pipeline utilisation ratio, where known
-  std::optional<double> mur;  // Kernelet's memory-bandwidth utilisation ratio, where known
+  std::optional<double> pur;           // Kernelet's pipeline utilisation ratio, where known
+  std::optional<double> mur;           // Kernelet's memory-bandwidth utilisation ratio, where known
   std::vector<RecordSet> record_sets;  // sorted by residency
   // Where recorded traces come from (device, driver, timer resolution, date, command): free text by key.
   std::map<std::string, std::string> provenance;
 
-  std::int64_t block_count() const {
-    return static_cast<std::int64_t>(grid[0]) * grid[1] * grid[2];
-  }
+  std::int64_t block_count() const { return static_cast<std::int64_t>(grid[0]) * grid[1] * grid[2]; }
   int threads_per_block() const { return block[0] * block[1] * block[2]; }
   KernelShape shape() const { return KernelShape{threads_per_block(), registers_per_thread, shared_memory_per_block}; }
   // The record set taken at the highest residency (the kernel running alone at full occupancy).

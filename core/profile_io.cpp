@@ -1,11 +1,11 @@
 #include "core/profile_io.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <memory>
-#include <toml++/toml.h>
 
 #include "core/atomic_file.h"
 #include "core/block_records_csv.h"
@@ -94,7 +94,8 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
   double clock_mhz = 0.0;
   if (unit == "cycles") {
     clock_mhz = r.number("clock_mhz");
-    if (!(clock_mhz > 0.0)) r.fail("clock_mhz", expected_found("a positive clock in MHz", fmt::format("{}", clock_mhz)));
+    if (!(clock_mhz > 0.0))
+      r.fail("clock_mhz", expected_found("a positive clock in MHz", fmt::format("{}", clock_mhz)));
   } else if (unit != "ns") {
     r.fail("time_unit", expected_found("\"ns\" or \"cycles\"", fmt::format("\"{}\"", unit)));
   } else if (r.has("clock_mhz")) {
@@ -125,9 +126,9 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
       if (occ.blocks_per_sm == 0)
         r.fail_here(fmt::format("kernel '{}' cannot run on {}: {}", p.name, gpu->name, occ.reason));
       if (set.residency > occ.blocks_per_sm)
-        sr.fail("residency", expected_found(fmt::format("at most {} (the occupancy limit on {})", occ.blocks_per_sm,
-                                                        gpu->name),
-                                            fmt::format("{}", set.residency)));
+        sr.fail("residency",
+                expected_found(fmt::format("at most {} (the occupancy limit on {})", occ.blocks_per_sm, gpu->name),
+                               fmt::format("{}", set.residency)));
     }
     for (const auto& other : p.record_sets)
       if (other.residency == set.residency)

@@ -1,10 +1,10 @@
 #include "core/workload.h"
 
-#include <boost/graph/strong_components.hpp>
-#include <boost/graph/topological_sort.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/graph/strong_components.hpp>
+#include <boost/graph/topological_sort.hpp>
 #include <map>
 #include <queue>
 

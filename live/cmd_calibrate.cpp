@@ -52,8 +52,8 @@ int calibrate_command(const CalibrateArgs& a) {
   const auto& dev = devices.front();
   const std::string base = dev.preset ? dev.preset->name : "";
   if (base.empty())
-    throw std::invalid_argument(fmt::format("no preset matches the GPU ({}); calibrate needs one to base the file on",
-                                            dev.name));
+    throw std::invalid_argument(
+        fmt::format("no preset matches the GPU ({}); calibrate needs one to base the file on", dev.name));
   Measured latency, gap, completion, rtt;
   std::vector<Measured> dispatch(3);
   const int threads[3] = {32, 128, 256};
@@ -66,15 +66,17 @@ int calibrate_command(const CalibrateArgs& a) {
     for (int t = 0; t < 3; ++t)
       dispatch[static_cast<std::size_t>(t)].repeat_medians.push_back(
           median_of(probe_dispatch_ns(threads[t], 10'000, 1'000'000, std::max(5, a.samples / 10), a.timeout_s)));
-    fmt::print("repeat {}: clock sync within {} ns; launch latency {:.0f} ns, launch gap {:.0f} ns, completion "
-               "latency {:.0f} ns, dispatch {:.3f} / {:.3f} / {:.3f} ns a block (32 / 128 / 256 threads)\n",
-               r + 1, sync.rtt_ns / 2, latency.repeat_medians.back(), gap.repeat_medians.back(),
-               completion.repeat_medians.back(), dispatch[0].repeat_medians.back(), dispatch[1].repeat_medians.back(),
-               dispatch[2].repeat_medians.back());
+    fmt::print(
+        "repeat {}: clock sync within {} ns; launch latency {:.0f} ns, launch gap {:.0f} ns, completion "
+        "latency {:.0f} ns, dispatch {:.3f} / {:.3f} / {:.3f} ns a block (32 / 128 / 256 threads)\n",
+        r + 1, sync.rtt_ns / 2, latency.repeat_medians.back(), gap.repeat_medians.back(),
+        completion.repeat_medians.back(), dispatch[0].repeat_medians.back(), dispatch[1].repeat_medians.back(),
+        dispatch[2].repeat_medians.back());
   }
   const std::string date = store::utc_now_iso8601();
-  std::string text = "# The GPU's front-end timing as measured by gpusched-live calibrate (docs/live.md); the preset of the\n"
-                     "# same name uses these values (core/gpu_spec.cpp), a test keeps the two equal.\n";
+  std::string text =
+      "# The GPU's front-end timing as measured by gpusched-live calibrate (docs/live.md); the preset of the\n"
+      "# same name uses these values (core/gpu_spec.cpp), a test keeps the two equal.\n";
   text += fmt::format("format = \"gpusched-gpu\"\nversion = 1\nname = \"{}\"\nbase = \"{}\"\n\n[timing]\n", base, base);
   text += fmt::format("launch_latency_ns = {}\n", std::llround(latency.median()));
   text += fmt::format("completion_latency_ns = {}\n", std::llround(completion.median()));
@@ -89,9 +91,12 @@ int calibrate_command(const CalibrateArgs& a) {
   text += fmt::format("command = \"gpusched-live calibrate --repeats {} --samples {}\"\n", a.repeats, a.samples);
   text += fmt::format("device = \"{}\"\ndriver = \"{}\"\ncuda_runtime = \"{}\"\ncalibrated_at = \"{}\"\n", dev.name,
                       dev.driver, dev.runtime, date);
-  text += "method = \"medians of each repeat's samples; the value is the median of the repeats, spread = max - min of them\"\n";
+  text +=
+      "method = \"medians of each repeat's samples; the value is the median of the repeats, spread = max - min of "
+      "them\"\n";
   auto prov = [&](const char* key, const Measured& m, const char* unit) {
-    text += fmt::format("{}_repeats = \"{} {}\"\n{}_spread = \"{:.1f} {}\"\n", key, m.list(), unit, key, m.spread(), unit);
+    text +=
+        fmt::format("{}_repeats = \"{} {}\"\n{}_spread = \"{:.1f} {}\"\n", key, m.list(), unit, key, m.spread(), unit);
   };
   prov("launch_latency", latency, "ns");
   prov("completion_latency", completion, "ns");
@@ -102,8 +107,12 @@ int calibrate_command(const CalibrateArgs& a) {
     prov(key.c_str(), dispatch[static_cast<std::size_t>(t)], "ns");
   }
   text += fmt::format("block_turnover_ns = \"{:.4f} ns\"\n", dispatch[1].median());
-  text += "block_turnover_method = \"empty blocks: (time of 1,000,000 - time of 10,000) / 990,000, CUDA events; not applied as block_dispatch_ns: the recorded first waves are dispatched faster (docs/live.md)\"\n";
-  text += "launch_latency_method = \"host clock read before the launch call to the kernel's first %globaltimer stamp, clocks lined up by ping-pong through mapped host memory (shortest of 2000 round trips)\"\n";
+  text +=
+      "block_turnover_method = \"empty blocks: (time of 1,000,000 - time of 10,000) / 990,000, CUDA events; not "
+      "applied as block_dispatch_ns: the recorded first waves are dispatched faster (docs/live.md)\"\n";
+  text +=
+      "launch_latency_method = \"host clock read before the launch call to the kernel's first %globaltimer stamp, "
+      "clocks lined up by ping-pong through mapped host memory (shortest of 2000 round trips)\"\n";
   fmt::print("\n{}", text);
   if (!a.out.empty()) {
     AtomicFile f(a.out);
@@ -124,7 +133,8 @@ void add_calibrate_command(CLI::App& app, int& result) {
   cmd->add_option("--out,-o", a->out, "GPU file to write (its [timing] table and provenance)");
   cmd->add_option("--repeats", a->repeats, "Repeats of every measurement (median and spread over them)")
       ->check(CLI::Range(1, 100));
-  cmd->add_option("--samples", a->samples, "Samples per measurement and repeat (their median)")->check(CLI::Range(3, 100000));
+  cmd->add_option("--samples", a->samples, "Samples per measurement and repeat (their median)")
+      ->check(CLI::Range(3, 100000));
   cmd->add_option("--timeout", a->timeout_s, "Watchdog: seconds a probe may take");
   cmd->callback([a, &result] { result = calibrate_command(*a); });
 }

@@ -46,7 +46,8 @@ int native_command(const NativeArgs& a) {
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
   if (w.gpu_count != 1)
-    throw std::invalid_argument(fmt::format("{}: the workload runs on {} GPUs; native runs use one", a.workload, w.gpu_count));
+    throw std::invalid_argument(
+        fmt::format("{}: the workload runs on {} GPUs; native runs use one", a.workload, w.gpu_count));
   sim::check_runnable(w, gpu);
   const auto devices = list_devices();
   const auto& dev = devices.front();
@@ -69,10 +70,11 @@ int native_command(const NativeArgs& a) {
   before_gpu.block_dispatch_ns = 0;
   sim::AloneTimeCache before_cache;
   const RunResult before = sim::run_workload(before_w, before_gpu, o, before_cache);
-  fmt::print("workload {} on {} ({} launches); timing: launch latency {} ns, gap {} ns, completion {} ns, dispatch "
-             "{} ns a block ({})\n",
-             w.name, dev.name, w.launches.size(), gpu.launch_latency_ns, gpu.launch_gap_ns, gpu.completion_latency_ns,
-             gpu.block_dispatch_ns, gpu.timing_source.empty() ? "none" : gpu.timing_source);
+  fmt::print(
+      "workload {} on {} ({} launches); timing: launch latency {} ns, gap {} ns, completion {} ns, dispatch "
+      "{} ns a block ({})\n",
+      w.name, dev.name, w.launches.size(), gpu.launch_latency_ns, gpu.launch_gap_ns, gpu.completion_latency_ns,
+      gpu.block_dispatch_ns, gpu.timing_source.empty() ? "none" : gpu.timing_source);
 
   auto suite = bind_suite(w, a.seed);
   std::vector<TimeNs> alone_of_kernel;
@@ -105,7 +107,8 @@ int native_command(const NativeArgs& a) {
     if (r == 1 && !a.timeline.empty()) {
       sim::write_timeline(a.timeline, measured.schedule, w, gpu);
       const auto dot = a.timeline.rfind('.');
-      sim::write_timeline(a.timeline.substr(0, dot) + ".predicted" + a.timeline.substr(dot), predicted.schedule, w, gpu);
+      sim::write_timeline(a.timeline.substr(0, dot) + ".predicted" + a.timeline.substr(dot), predicted.schedule, w,
+                          gpu);
     }
     const auto e = prediction_errors(w, measured, predicted);
     const auto eb = prediction_errors(w, measured, before);
@@ -136,8 +139,9 @@ int native_command(const NativeArgs& a) {
     append_csv_rows(a.csv, kNativeCsvHeader, rows);
     fmt::print("{} rows appended to {}\n", rows.size(), a.csv);
   }
-  fmt::print("errors: |measured - predicted| / measured, per launch (turnaround) and for the makespan; blk KS: "
-             "Kolmogorov-Smirnov statistic of block times (stamps' end - start on both sides)\n");
+  fmt::print(
+      "errors: |measured - predicted| / measured, per launch (turnaround) and for the makespan; blk KS: "
+      "Kolmogorov-Smirnov statistic of block times (stamps' end - start on both sides)\n");
   return 0;
 }
 
@@ -150,7 +154,8 @@ void add_native_command(CLI::App& app, int& result) {
                                  "schedule), stamped, against the fifo prediction");
   cmd->add_option("--workload,-w", a->workload, "Workload file (its kernels recorded by gpusched-live record)")
       ->required();
-  cmd->add_option("--gpu", a->gpu, "GPU preset or file for the prediction (e.g. a calibration) instead of the workload's");
+  cmd->add_option("--gpu", a->gpu,
+                  "GPU preset or file for the prediction (e.g. a calibration) instead of the workload's");
   cmd->add_option("--interference", a->interference, "Interference model of the prediction");
   cmd->add_option("--repeats", a->repeats, "Native runs (each compared)")->check(CLI::Range(1, 100));
   cmd->add_option("--alone-repeats", a->alone_repeats, "Launches timed for each kernel's time alone (median)");

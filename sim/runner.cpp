@@ -221,7 +221,8 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     s.block_coalesced = l.block_coalesced;
     s.tenant = l.tenant;
     for (const std::size_t p : predecessors[i]) s.predecessors.push_back(to_engine[p]);
-    if (stream_predecessor[i] != kNone) s.stream_predecessor = static_cast<std::int64_t>(to_engine[stream_predecessor[i]]);
+    if (stream_predecessor[i] != kNone)
+      s.stream_predecessor = static_cast<std::int64_t>(to_engine[stream_predecessor[i]]);
     s.draw_key = i;
     s.alone = alone[i].time;
     specs.push_back(std::move(s));

@@ -77,7 +77,8 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     const std::int64_t origin = t0 + sync.offset_ns;  // the host's t = 0 on the GPU clock
     for (std::size_t i = 0; i < n; ++i) {
       std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(launches[i].shape.blocks));
-      GPUSCHED_CUDA(cudaMemcpy(host.data(), records[i], host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
+      GPUSCHED_CUDA(
+          cudaMemcpy(host.data(), records[i], host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
       for (std::size_t b = 0; b < host.size(); ++b) {
         const auto& r = host[b];
         if (r.end_ns == 0 || r.end_ns < r.start_ns)

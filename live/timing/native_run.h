@@ -20,9 +20,9 @@ struct NativeLaunch {
 };
 
 struct NativeExecution {
-  Schedule schedule;            // every block, from the host's t = 0 on the GPU clock
-  TimeNs max_issue_lag = 0;     // the latest a launch call came after its arrival (the host's own delay)
-  TimeNs clock_uncertainty = 0; // half the clock synchronisation's round trip
+  Schedule schedule;             // every block, from the host's t = 0 on the GPU clock
+  TimeNs max_issue_lag = 0;      // the latest a launch call came after its arrival (the host's own delay)
+  TimeNs clock_uncertainty = 0;  // half the clock synchronisation's round trip
 };
 
 // Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`.

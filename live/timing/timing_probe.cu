@@ -3,7 +3,6 @@
 #include <thread>
 
 #include "live/cuda_check.h"
-
 #include "live/suite/device_clock.cuh"
 #include "live/suite_binding.h"
 #include "live/timing/timing_probe.h"
@@ -46,7 +45,9 @@ __global__ void empty_kernel() {}
 
 // Waits on the host, ending the process when the GPU takes longer than the timeout (a hung probe cannot be
 // stopped otherwise).
-void sync_device(double timeout_s, const char* what) { wait_for(nullptr, timeout_s, what); }
+void sync_device(double timeout_s, const char* what) {
+  wait_for(nullptr, timeout_s, what);
+}
 
 unsigned long long read_back(const unsigned long long* d) {
   unsigned long long v = 0;

@@ -33,16 +33,17 @@ int run_replay(const ReplayArgs& a) {
   }
   if (a.format == "csv") fmt::print("kernel,recorded_ns,slot_ns,slot_err_pct,raw_ns,raw_err_pct\n");
   if (a.format == "markdown")
-    fmt::print("| kernel | recorded span | slot occupancy (default) | error | raw end - start | error |\n"
-               "|---|---:|---:|---:|---:|---:|\n");
+    fmt::print(
+        "| kernel | recorded span | slot occupancy (default) | error | raw end - start | error |\n"
+        "|---|---:|---:|---:|---:|---:|\n");
   if (a.format == "table")
     fmt::print("{:<20} {:>12} {:>12} {:>8} {:>12} {:>8}\n", "kernel", "recorded", "slot", "error", "raw", "error");
   double worst = 0;
   for (const auto& c : checks) {
     worst = std::max(worst, std::abs(c.slot_error()));
     if (a.format == "csv")
-      fmt::print("{},{},{},{:.2f},{},{:.2f}\n", c.kernel, c.recorded_span, c.slot_span, 100 * c.slot_error(), c.raw_span,
-                 100 * c.raw_error());
+      fmt::print("{},{},{},{:.2f},{},{:.2f}\n", c.kernel, c.recorded_span, c.slot_span, 100 * c.slot_error(),
+                 c.raw_span, 100 * c.raw_error());
     else if (a.format == "markdown")
       fmt::print("| {} | {} | {} | {:+.1f}% | {} | {:+.1f}% |\n", c.kernel, format_duration(c.recorded_span),
                  format_duration(c.slot_span), 100 * c.slot_error(), format_duration(c.raw_span), 100 * c.raw_error());
@@ -62,7 +63,8 @@ int run_replay(const ReplayArgs& a) {
 
 void add_replay_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "replay", "Simulate each recorded kernel alone and compare with its own recording's span (slot and raw block time)");
+      "replay",
+      "Simulate each recorded kernel alone and compare with its own recording's span (slot and raw block time)");
   auto a = std::make_shared<ReplayArgs>();
   cmd->add_option("kernels", a->kernels, "Kernel profiles (.kernel.toml) with recorded start times")->required();
   cmd->add_option("--gpu", a->gpu, "GPU preset or file (default: the one each kernel was recorded on)");

@@ -56,8 +56,9 @@ std::string per_policy_path(const std::string& path, const std::string& policy, 
 
 void print_results(const std::vector<RunResult>& results, const std::string& format) {
   if (format == "csv") {
-    fmt::print("policy,stp,antt,strict_f,makespan_ns,bound_ns,makespan_over_bound,sm_utilization,warp_occupancy,"
-               "mean_turnaround_ns\n");
+    fmt::print(
+        "policy,stp,antt,strict_f,makespan_ns,bound_ns,makespan_over_bound,sm_utilization,warp_occupancy,"
+        "mean_turnaround_ns\n");
     for (const auto& r : results) {
       const auto& m = r.metrics;
       double turnaround = 0;
@@ -76,8 +77,8 @@ void print_results(const std::vector<RunResult>& results, const std::string& for
   for (const auto& r : results) {
     const auto& m = r.metrics;
     fmt::print(fmt::runtime(row), r.policy, fmt::format("{:.3f}", m.stp), fmt::format("{:.3f}", m.antt),
-               fmt::format("{:.3f}", m.strict_f), format_duration(m.makespan), fmt::format("{:.3f}", m.makespan_over_bound),
-               fmt::format("{:.1f}%", 100.0 * m.sm_utilization));
+               fmt::format("{:.3f}", m.strict_f), format_duration(m.makespan),
+               fmt::format("{:.3f}", m.makespan_over_bound), fmt::format("{:.1f}%", 100.0 * m.sm_utilization));
   }
 }
 
@@ -95,7 +96,8 @@ void run_sim(const SimArgs& a) {
       throw std::invalid_argument(fmt::format("--set: expected POLICY.PARAM=VALUE, found \"{}\"", s));
     const auto policy = s.substr(0, dot);
     if (std::find(policies.begin(), policies.end(), policy) == policies.end())
-      throw std::invalid_argument(fmt::format("--set {}: policy '{}' is not among those run ({})", s, policy, a.policies));
+      throw std::invalid_argument(
+          fmt::format("--set {}: policy '{}' is not among those run ({})", s, policy, a.policies));
     params[policy][s.substr(dot + 1, eq - dot - 1)] = s.substr(eq + 1);
   }
   if (!a.stream_schedule.empty() && policies.size() != 1)
@@ -175,7 +177,8 @@ void add_sim_command(CLI::App& app) {
                   "What a recorded block takes in the replay: slot (its slot occupancy, dispatch to end) or raw "
                   "(end - start of its stamps)")
       ->check(CLI::IsMember({"slot", "raw"}));
-  cmd->add_option("--timeline", a->timeline, "Write the Schedule: .json for Perfetto, else CSV (FILE.POLICY.ext per policy)");
+  cmd->add_option("--timeline", a->timeline,
+                  "Write the Schedule: .json for Perfetto, else CSV (FILE.POLICY.ext per policy)");
   cmd->add_option("--stream-schedule", a->stream_schedule, "Stream the Schedule as CSV while simulating (one policy)");
   cmd->add_option("--db", a->db, "Store the runs in this SQLite result store (docs/store.md)");
   cmd->add_flag("--metrics-only", a->metrics_only, "With --db: store metrics and launches, not the Schedule's blocks");

@@ -11,7 +11,9 @@ namespace {
 using test::kernel;
 using test::launch;
 
-GpuSpec one_sm() { return test::gpu_with_sms("h100", 1); }
+GpuSpec one_sm() {
+  return test::gpu_with_sms("h100", 1);
+}
 
 TEST(GpuTiming, LaunchLatencyDelaysTheRelease) {
   // One block of 1000 ns; the host calls at t = 200, the launch latency is 500: the block runs 700-1700, and the

@@ -20,8 +20,8 @@ RunResult run_of(const std::vector<TimeNs>& turnarounds, TimeNs makespan, const 
   }
   r.metrics.makespan = makespan;
   for (std::size_t i = 0; i < piece_times.size(); ++i)
-    r.schedule.pieces.push_back(BlockPiece{0, piece_times[i], static_cast<std::int32_t>(i % turnarounds.size()), 0, 0, 0,
-                                           PieceOutcome::Completed});
+    r.schedule.pieces.push_back(BlockPiece{0, piece_times[i], static_cast<std::int32_t>(i % turnarounds.size()), 0, 0,
+                                           0, PieceOutcome::Completed});
   return r;
 }
 

@@ -21,8 +21,8 @@ TEST(SlotOccupancy, IndexOrderNotStartOrder) {
   // block 3 into the slot freed at 200 and block 4 into the one freed at 300, but block 3's warps wait longer:
   // it stamps its start at 400, block 4 at 350. By index: block 3 held its slot 1000 - 200 = 800, block 4
   // 800 - 300 = 500 (pairing by start would give 4 the slot of 200, 600, and 3 the one of 300, 700).
-  const std::vector<BlockRecord> r = {{0, 0, 0, 200},    {1, 0, 0, 300},    {2, 0, 0, 900},
-                                      {4, 0, 350, 800}, {3, 0, 400, 1000}};
+  const std::vector<BlockRecord> r = {
+      {0, 0, 0, 200}, {1, 0, 0, 300}, {2, 0, 0, 900}, {4, 0, 350, 800}, {3, 0, 400, 1000}};
   const auto occ = slot_occupancy(r, 3);
   EXPECT_EQ(occ, (std::vector<TimeNs>{200, 300, 900, 800 - 300, 1000 - 200}));
 }
@@ -40,7 +40,9 @@ TEST(SlotOccupancy, MoreOverlapThanResidencyKeepsTheStart) {
   EXPECT_EQ(slot_occupancy(r, 1), (std::vector<TimeNs>{100, 80}));
 }
 
-TEST(SlotOccupancy, EmptyInput) { EXPECT_TRUE(slot_occupancy({}, 8).empty()); }
+TEST(SlotOccupancy, EmptyInput) {
+  EXPECT_TRUE(slot_occupancy({}, 8).empty());
+}
 
 }  // namespace
 }  // namespace gpusched
