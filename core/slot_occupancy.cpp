@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <numeric>
 #include <queue>
 
 namespace gpusched {
@@ -13,15 +12,24 @@ std::vector<TimeNs> slot_occupancy(const std::vector<BlockRecord>& records, int 
   const int slots = std::max(1, residency);
   TimeNs launch_start = records.front().start;
   for (const auto& r : records) launch_start = std::min(launch_start, r.start);
-  // Records grouped by SM, each SM's in block-index order (the hardware's dispatch order).
+  // Records grouped by SM (a stable counting pass: files are written in block order, so each SM's records come
+  // out in block-index order, the hardware's dispatch order; a bucket that does not is sorted).
+  int sms = 0;
+  for (const auto& r : records) sms = std::max(sms, r.sm + 1);
+  std::vector<std::size_t> first(static_cast<std::size_t>(sms) + 1, 0);
+  for (const auto& r : records) ++first[static_cast<std::size_t>(r.sm) + 1];
+  for (std::size_t i = 1; i < first.size(); ++i) first[i] += first[i - 1];
   std::vector<std::size_t> order(records.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const auto& x = records[a];
-    const auto& y = records[b];
-    if (x.sm != y.sm) return x.sm < y.sm;
-    return x.block < y.block;
-  });
+  {
+    std::vector<std::size_t> next(first.begin(), first.end() - 1);
+    for (std::size_t i = 0; i < records.size(); ++i) order[next[static_cast<std::size_t>(records[i].sm)]++] = i;
+  }
+  for (std::size_t sm = 0; sm + 1 < first.size(); ++sm) {
+    const auto b = order.begin() + static_cast<std::ptrdiff_t>(first[sm]);
+    const auto e = order.begin() + static_cast<std::ptrdiff_t>(first[sm + 1]);
+    const auto by_block = [&](std::size_t x, std::size_t y) { return records[x].block < records[y].block; };
+    if (!std::is_sorted(b, e, by_block)) std::sort(b, e, by_block);
+  }
   std::priority_queue<TimeNs, std::vector<TimeNs>, std::greater<>> free_at;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const BlockRecord& r = records[order[i]];
