@@ -81,6 +81,13 @@ int native_command(const NativeArgs& a) {
   for (std::size_t k = 0; k < w.kernels.size(); ++k) {
     auto& sk = *suite.kernels[k];
     alone_of_kernel.push_back(time_alone(sk, sk.shape(suite.sizes[k]), a.alone_repeats, a.timeout_s));
+    // The trace was recorded on some GPU on some day: its span against this GPU's time now tells how much of the
+    // error below is the recording's age or machine rather than the model.
+    const RecordSet* set = w.kernels[k]->primary_records();
+    const TimeNs span = set ? set->span : 0;
+    fmt::print("alone: {:<18} now {:>12} (plain launch, CUDA events, median of {}), recorded span {:>12} ({:+.1f}%)\n",
+               w.kernels[k]->name, format_duration(alone_of_kernel.back()), a.alone_repeats, format_duration(span),
+               span > 0 ? 100.0 * static_cast<double>(alone_of_kernel.back() - span) / static_cast<double>(span) : 0.0);
   }
   std::vector<TimeNs> alone(w.launches.size());
   std::vector<NativeLaunch> launches(w.launches.size());
