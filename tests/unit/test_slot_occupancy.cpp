@@ -46,3 +46,15 @@ TEST(SlotOccupancy, EmptyInput) {
 
 }  // namespace
 }  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+TEST(SlotOccupancy, HugeSmIdsAreSortedNotBucketed) {
+  // A file of no GPU may name any SM id up to INT32_MAX: the same answer as with small ids, without a bucket per id.
+  const std::vector<BlockRecord> r = {{0, 2147483647, 0, 100}, {1, 2147483647, 100, 250}, {2, 5, 10, 60}};
+  EXPECT_EQ(slot_occupancy(r, 1), (std::vector<TimeNs>{100, 150, 60}));
+}
+
+}  // namespace
+}  // namespace gpusched
