@@ -117,6 +117,12 @@ std::vector<GpuSpec> make_presets() {
 
 }  // namespace
 
+GpuSpec without_front_end_timing(GpuSpec g) {
+  g.launch_latency_ns = g.completion_latency_ns = g.launch_gap_ns = 0;
+  g.block_dispatch_ns = 0.0;
+  return g;
+}
+
 GpuSpec architecture_defaults(Architecture a) {
   GpuSpec g;
   g.architecture = a;

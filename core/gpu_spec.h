@@ -60,6 +60,10 @@ struct GpuSpec {
   }
 };
 
+// The same GPU with no front-end timing (launch latency, gaps, dispatch time all 0): the model before issue
+// "Fidelity 1", and hand-computed cases that count block times only.
+GpuSpec without_front_end_timing(GpuSpec g);
+
 std::string_view to_string(Architecture a);
 std::optional<Architecture> architecture_from_string(std::string_view s);
 std::string_view to_string(BlockPlacement p);

@@ -24,9 +24,8 @@ void finalize_record_set(RecordSet& set) {
 
 void select_block_time(KernelProfile& k, BlockTime time) {
   for (auto& set : k.record_sets) {
-    const auto& from = time == BlockTime::Raw ? set.raw_by_block : set.slot_by_block;
-    if (from.size() != set.duration_by_block.size()) continue;
-    set.duration_by_block = from;
+    if (set.block_time == time || set.alternate_by_block.size() != set.duration_by_block.size()) continue;
+    std::swap(set.duration_by_block, set.alternate_by_block);
     set.block_time = time;
     finalize_record_set(set);
   }

@@ -31,14 +31,12 @@ struct RecordSet {
   int residency = 0;
   std::string file;  // where the records came from (for messages and provenance)
   // duration_by_block[b] = the time block b takes in the replay (its slot occupancy unless `block_time` says
-  // raw), or -1 where block b was not recorded. Everything below is derived from it.
+  // raw), or -1 where block b was not recorded. The count, sorted durations, mean and deviation are derived from it.
   std::vector<TimeNs> duration_by_block;
-  // raw_by_block[b] = end - start of block b's stamps (-1: not recorded): what the block's own execution took,
-  // for block-time comparisons with measured runs and for fitting interference. Empty for record sets built in
-  // code, where it equals duration_by_block.
-  std::vector<TimeNs> raw_by_block;
-  // slot_by_block[b] = block b's slot occupancy; kept so that the replayed time can be switched back.
-  std::vector<TimeNs> slot_by_block;
+  // The other of a recorded block's two times (raw end - start when the replay uses slot occupancy, and the other
+  // way round), -1 where not recorded; swapped in by select_block_time. Empty for record sets built in code, whose
+  // one time is both.
+  std::vector<TimeNs> alternate_by_block;
   BlockTime block_time = BlockTime::Slot;
   TimeNs span = 0;            // the recording's span: first block start to last block end (0: built in code)
   std::int64_t recorded = 0;  // how many blocks have a record
@@ -46,6 +44,15 @@ struct RecordSet {
   std::vector<TimeNs> sorted_durations;
   double mean_ns = 0.0;
   double stddev_ns = 0.0;
+
+  // end - start of each block's stamps (what the block's own execution took: block-time comparisons with measured
+  // runs, fits of interference) and each block's slot occupancy, whichever of the two the replay uses.
+  const std::vector<TimeNs>& raw_by_block() const {
+    return block_time == BlockTime::Raw || alternate_by_block.empty() ? duration_by_block : alternate_by_block;
+  }
+  const std::vector<TimeNs>& slot_by_block() const {
+    return block_time == BlockTime::Slot || alternate_by_block.empty() ? duration_by_block : alternate_by_block;
+  }
 };
 
 struct KernelProfile {

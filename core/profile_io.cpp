@@ -154,14 +154,16 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
       if (options.load_records) records.push_back(rec);
     }
     if (options.load_records) {
-      // Both times of every recorded block: the raw stamps and the slot occupancy the engine replays.
+      // Both times of every recorded block: the one the replay uses, and the other beside it.
       const auto slots = slot_occupancy(records, set.residency);
-      set.raw_by_block.assign(static_cast<std::size_t>(p.block_count()), -1);
-      set.slot_by_block.assign(static_cast<std::size_t>(p.block_count()), -1);
+      const bool raw = options.block_time == BlockTime::Raw;
+      set.duration_by_block.assign(static_cast<std::size_t>(p.block_count()), -1);
+      set.alternate_by_block.assign(static_cast<std::size_t>(p.block_count()), -1);
       for (std::size_t i = 0; i < records.size(); ++i) {
         const auto b = static_cast<std::size_t>(records[i].block);
-        set.raw_by_block[b] = records[i].end - records[i].start;
-        set.slot_by_block[b] = slots[i];
+        const TimeNs stamps = records[i].end - records[i].start;
+        set.duration_by_block[b] = raw ? stamps : slots[i];
+        set.alternate_by_block[b] = raw ? slots[i] : stamps;
       }
       set.block_time = options.block_time;
       if (!records.empty()) {
@@ -172,7 +174,6 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
         }
         set.span = last - first;
       }
-      set.duration_by_block = options.block_time == BlockTime::Raw ? set.raw_by_block : set.slot_by_block;
     }
     finalize_record_set(set);
     if (options.load_records && set.recorded == 0)

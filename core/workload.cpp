@@ -94,6 +94,10 @@ Workload make_workload(std::string name, std::vector<std::shared_ptr<const Kerne
 
 void select_block_time(Workload& w, BlockTime time) {
   for (auto& k : w.kernels) {
+    const bool already = std::all_of(k->record_sets.begin(), k->record_sets.end(), [&](const RecordSet& s) {
+      return s.block_time == time || s.alternate_by_block.empty();
+    });
+    if (already) continue;  // nothing to switch: no copy
     auto copy = std::make_shared<KernelProfile>(*k);
     select_block_time(*copy, time);
     k = std::move(copy);

@@ -16,6 +16,7 @@
 #include "live/executor/measured_run.h"
 #include "live/executor/prediction_errors.h"
 #include "live/suite_binding.h"
+#include "live/workload_loading.h"
 #include "live/timing/native_run.h"
 #include "sim/run_identity.h"
 #include "sim/runner.h"
@@ -40,15 +41,9 @@ void print_errors(const char* what, int repeat, const PredictionErrors& e, TimeN
 }
 
 int native_command(const NativeArgs& a) {
-  Warnings warnings;
-  auto loaded = sim::load_workload_and_gpu(a.workload, a.gpu, &warnings, "--gpu", "name one with --gpu");
-  for (const auto& w : warnings) fmt::print(stderr, "{}\n", w);
+  const auto loaded = load_one_gpu_workload(a.workload, a.gpu, "native runs use");
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
-  if (w.gpu_count != 1)
-    throw std::invalid_argument(
-        fmt::format("{}: the workload runs on {} GPUs; native runs use one", a.workload, w.gpu_count));
-  sim::check_runnable(w, gpu);
   const auto devices = list_devices();
   const auto& dev = devices.front();
   if (dev.spec.sm_count != gpu.sm_count)
@@ -65,9 +60,7 @@ int native_command(const NativeArgs& a) {
   const RunResult predicted = sim::run_workload(w, gpu, o, alone_cache);
   Workload before_w = w;
   select_block_time(before_w, BlockTime::Raw);
-  GpuSpec before_gpu = gpu;
-  before_gpu.launch_latency_ns = before_gpu.completion_latency_ns = before_gpu.launch_gap_ns = 0;
-  before_gpu.block_dispatch_ns = 0;
+  const GpuSpec before_gpu = without_front_end_timing(gpu);
   sim::AloneTimeCache before_cache;
   const RunResult before = sim::run_workload(before_w, before_gpu, o, before_cache);
   fmt::print(

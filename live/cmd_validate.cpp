@@ -22,6 +22,7 @@
 #include "live/executor/plan.h"
 #include "live/executor/timeshare_executor.h"
 #include "live/suite_binding.h"
+#include "live/workload_loading.h"
 #include "sim/duration_model.h"
 #include "sim/registry.h"
 #include "sim/run_identity.h"
@@ -81,15 +82,9 @@ PhaseTime phase_time(const Schedule& s) {
 }
 
 int validate_command(const ValidateArgs& a) {
-  Warnings warnings;
-  auto loaded = sim::load_workload_and_gpu(a.workload, a.gpu, &warnings, "--gpu", "name one with --gpu");
-  for (const auto& w : warnings) fmt::print(stderr, "{}\n", w);
+  const auto loaded = load_one_gpu_workload(a.workload, a.gpu, "the executor drives");
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
-  if (w.gpu_count != 1)
-    throw std::invalid_argument(
-        fmt::format("{}: the workload runs on {} GPUs; the executor drives one", a.workload, w.gpu_count));
-  sim::check_runnable(w, gpu);
   const auto policies = a.policies == "all" ? sim::all_policy_names() : split_list(a.policies);
   const auto models = model_names(a.models);
   // Bad names fail before the GPU is touched.

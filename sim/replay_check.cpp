@@ -3,27 +3,38 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 
-#include "core/workload.h"
-#include "sim/runner.h"
+#include "sim/engine.h"
+#include "sim/policy.h"
+#include "sim/registry.h"
 
 namespace gpusched::sim {
 namespace {
 
-TimeNs simulated_span(const KernelProfile& kernel, const GpuSpec& gpu) {
-  Launch launch;
-  launch.id = kernel.name;
-  auto w = make_workload(kernel.name, {std::make_shared<KernelProfile>(kernel)}, {launch});
-  RunOptions o;
-  o.policy = "fifo";
-  AloneTimeCache alone;
-  const RunResult r = run_workload(w, gpu, o, alone);
-  TimeNs first = r.schedule.pieces.front().start, last = r.schedule.pieces.front().end;
-  for (const auto& p : r.schedule.pieces) {
+// First piece start and last piece end, as the engine hands the pieces out (no Schedule kept).
+class SpanObserver final : public EngineObserver {
+ public:
+  void on_piece(const BlockPiece& p) override {
     first = std::min(first, p.start);
     last = std::max(last, p.end);
   }
-  return last - first;
+  TimeNs first = INT64_MAX, last = 0;
+};
+
+// The kernel alone under fifo, straight on the engine: run_workload would simulate it a second time for its time
+// alone, which the span does not need.
+TimeNs simulated_span(const KernelProfile& kernel, const GpuSpec& gpu) {
+  LaunchSpec spec;
+  spec.kernel = &kernel;
+  spec.id = kernel.name;
+  Engine engine(EngineConfig{gpu, 1, 1, nullptr, {}}, {spec});
+  SpanObserver span;
+  engine.add_observer(&span);
+  const auto* fifo = Registry<Policy>::instance().find("fifo");
+  auto policy = fifo->make(Params::resolve("policy fifo", fifo->params, {}));
+  engine.run(*policy);
+  return span.last - span.first;
 }
 
 }  // namespace

@@ -41,9 +41,11 @@ PredictionErrors prediction_errors(const Workload& w, const RunResult& measured,
     const double d = static_cast<double>(piece.end - piece.start);
     const RecordSet* set = w.kernel_of(static_cast<std::size_t>(piece.launch)).primary_records();
     const auto blk = static_cast<std::size_t>(piece.block);
-    if (set && blk < set->raw_by_block.size() && blk < set->slot_by_block.size() && set->raw_by_block[blk] >= 0 &&
-        set->slot_by_block[blk] > 0)
-      b.push_back(d * static_cast<double>(set->raw_by_block[blk]) / static_cast<double>(set->slot_by_block[blk]));
+    static const std::vector<TimeNs> none;
+    const std::vector<TimeNs>& raw = set ? set->raw_by_block() : none;
+    const std::vector<TimeNs>& slot = set ? set->slot_by_block() : none;
+    if (blk < raw.size() && blk < slot.size() && raw[blk] >= 0 && slot[blk] > 0)
+      b.push_back(d * static_cast<double>(raw[blk]) / static_cast<double>(slot[blk]));
     else
       b.push_back(d);
   }

@@ -49,11 +49,9 @@ Launch launch(const std::string& id, std::size_t kernel, TimeNs arrival, std::ve
 }
 
 GpuSpec gpu_with_sms(const std::string& preset, int sms) {
-  GpuSpec g = *find_gpu_preset(preset);
-  g.sm_count = sms;
   // Hand-computed cases count block times only; tests of the front end's timing set it themselves.
-  g.launch_latency_ns = g.completion_latency_ns = g.launch_gap_ns = 0;
-  g.block_dispatch_ns = 0.0;
+  GpuSpec g = without_front_end_timing(*find_gpu_preset(preset));
+  g.sm_count = sms;
   g.name = fmt::format("{}-{}sm", preset, sms);
   return g;
 }

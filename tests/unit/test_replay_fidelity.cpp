@@ -37,11 +37,11 @@ TEST(ReplayFidelity, RawBlockTimeIsKeptBeside) {
   const auto k = read_kernel_profile(std::string(GPUSCHED_TRACES_DIR) + "/live/h100/xtea-s2.kernel.toml", &w);
   const auto& set = *k.primary_records();
   EXPECT_EQ(set.block_time, BlockTime::Slot);
-  ASSERT_EQ(set.raw_by_block.size(), set.duration_by_block.size());
+  ASSERT_EQ(set.raw_by_block().size(), set.duration_by_block.size());
   double raw = 0, slot = 0;
-  for (std::size_t b = 0; b < set.raw_by_block.size(); ++b) {
-    EXPECT_GE(set.duration_by_block[b], set.raw_by_block[b]) << "block " << b;
-    raw += static_cast<double>(set.raw_by_block[b]);
+  for (std::size_t b = 0; b < set.raw_by_block().size(); ++b) {
+    EXPECT_GE(set.duration_by_block[b], set.raw_by_block()[b]) << "block " << b;
+    raw += static_cast<double>(set.raw_by_block()[b]);
     slot += static_cast<double>(set.duration_by_block[b]);
   }
   EXPECT_GT(slot, 1.3 * raw);
