@@ -14,7 +14,7 @@
 #include "live/cuda_check.h"
 #include "live/device_spec.h"
 #include "live/executor/measured_run.h"
-#include "live/executor/prediction_errors.h"
+#include "core/prediction_errors.h"
 #include "live/suite_binding.h"
 #include "live/workload_loading.h"
 #include "live/timing/native_run.h"

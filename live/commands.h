@@ -9,5 +9,6 @@ void add_preempt_command(CLI::App& app, int& result);
 void add_overhead_command(CLI::App& app, int& result);
 void add_calibrate_command(CLI::App& app, int& result);
 void add_native_command(CLI::App& app, int& result);
+void add_record_pairs_command(CLI::App& app, int& result);
 
 }  // namespace gpusched::live

@@ -330,6 +330,7 @@ int main(int argc, char** argv) {
   add_overhead_command(app, result);
   add_calibrate_command(app, result);
   add_native_command(app, result);
+  add_record_pairs_command(app, result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -27,6 +27,7 @@ void add_chimera_commands(CLI::App& app);      // chimera-rt, chimera-pairs
 void add_sharegpu_command(CLI::App& app);      // sharegpu
 void add_sim_command(CLI::App& app);
 void add_replay_command(CLI::App& app);
+void add_crossval_command(CLI::App& app);  // interference models against measured co-runs
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_reorder_command(CLI::App& app);

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   gpusched::cli::add_gen_command(app);
   gpusched::cli::add_sim_command(app);
   gpusched::cli::add_replay_command(app);
+  gpusched::cli::add_crossval_command(app);
   gpusched::cli::add_policies_command(app);
   gpusched::cli::add_predict_command(app);
   gpusched::cli::add_reorder_command(app);

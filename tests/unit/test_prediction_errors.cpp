@@ -1,11 +1,11 @@
-// The errors docs/validation.md reports for a prediction against a measured run (live/executor/prediction_errors.h),
+// The errors docs/validation.md reports for a prediction against a measured run (core/prediction_errors.h),
 // by hand.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 
-#include "live/executor/prediction_errors.h"
+#include "core/prediction_errors.h"
 #include "test_helpers.h"
 
 namespace gpusched {
@@ -33,7 +33,7 @@ TEST(PredictionErrors, ByHand) {
   // 10 %. Same block times on both sides: KS 0.
   const auto measured = run_of({100, 200, 400}, 500, {50, 60, 70});
   const auto predicted = run_of({90, 220, 400}, 450, {50, 60, 70});
-  const auto e = live::prediction_errors(w, measured, predicted);
+  const auto e = prediction_errors(w, measured, predicted);
   EXPECT_EQ(e.launches, 3u);
   EXPECT_DOUBLE_EQ(e.turnaround_median_pct, 10.0);
   EXPECT_DOUBLE_EQ(e.turnaround_p90_pct, 10.0);
@@ -41,22 +41,22 @@ TEST(PredictionErrors, ByHand) {
   EXPECT_DOUBLE_EQ(e.makespan_pct, 10.0);
   EXPECT_DOUBLE_EQ(e.block_ks, 0.0);
   // Predicted blocks all longer than every measured one: KS 1.
-  EXPECT_DOUBLE_EQ(live::prediction_errors(w, measured, run_of({90, 220, 400}, 450, {80, 90, 95})).block_ks, 1.0);
-  EXPECT_EQ(live::native_csv_row("w", "h100", "fifo", 2, e), "w,h100,fifo,2,3,10.00,10.00,10.00,10.00,0.0000");
+  EXPECT_DOUBLE_EQ(prediction_errors(w, measured, run_of({90, 220, 400}, 450, {80, 90, 95})).block_ks, 1.0);
+  EXPECT_EQ(native_csv_row("w", "h100", "fifo", 2, e), "w,h100,fifo,2,3,10.00,10.00,10.00,10.00,0.0000");
 }
 
 TEST(PredictionErrors, NearestRank) {
-  EXPECT_EQ(live::nearest_rank({}, 0.5), 0.0);
-  EXPECT_EQ(live::nearest_rank({5}, 0.9), 5.0);
+  EXPECT_EQ(nearest_rank({}, 0.5), 0.0);
+  EXPECT_EQ(nearest_rank({5}, 0.9), 5.0);
   // 10 values 1..10: p90 = the 9th, median = the 5th.
   std::vector<double> v{10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
-  EXPECT_EQ(live::nearest_rank(v, 0.9), 9.0);
-  EXPECT_EQ(live::nearest_rank(v, 0.5), 5.0);
+  EXPECT_EQ(nearest_rank(v, 0.9), 9.0);
+  EXPECT_EQ(nearest_rank(v, 0.5), 5.0);
 }
 
 TEST(PredictionErrors, MismatchedRunsAreRefused) {
   auto w = make_workload("w", {test::kernel("k", 1, 32, {100})}, {test::launch("a", 0, 0)});
-  EXPECT_THROW((void)live::prediction_errors(w, run_of({1, 2}, 1, {}), run_of({1}, 1, {})), std::invalid_argument);
+  EXPECT_THROW((void)prediction_errors(w, run_of({1, 2}, 1, {}), run_of({1}, 1, {})), std::invalid_argument);
 }
 
 TEST(PredictionErrors, CsvHeaderOnceThenRows) {

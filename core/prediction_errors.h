@@ -7,7 +7,7 @@
 #include "core/run_result.h"
 #include "core/workload.h"
 
-namespace gpusched::live {
+namespace gpusched {
 
 struct PredictionErrors {
   std::size_t launches = 0;
@@ -31,4 +31,4 @@ std::string native_csv_row(const std::string& workload, const std::string& gpu, 
 // Appends rows to a CSV file, writing the header first when the file is new or empty.
 void append_csv_rows(const std::string& path, const std::string& header, const std::vector<std::string>& rows);
 
-}  // namespace gpusched::live
+}  // namespace gpusched

@@ -1,4 +1,4 @@
-#include "live/executor/prediction_errors.h"
+#include "core/prediction_errors.h"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 
 #include "core/store/run_comparison.h"
 
-namespace gpusched::live {
+namespace gpusched {
 
 double nearest_rank(std::vector<double> v, double p) {
   if (v.empty()) return 0;
@@ -69,4 +69,4 @@ void append_csv_rows(const std::string& path, const std::string& header, const s
   if (!out) throw std::runtime_error(fmt::format("{}: write failed", path));
 }
 
-}  // namespace gpusched::live
+}  // namespace gpusched

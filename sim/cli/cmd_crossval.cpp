@@ -1,0 +1,303 @@
+// gpusched crossval: every interference model against measured co-runs and native runs (docs/interference.md,
+// "Measured co-runs"). Two scopes:
+//  - held-out pairs: the co-run records' kernel pairs are split in two halves (seeded); each half's rows are
+//    predicted from coefficients fitted on the other half only (two folds), so `corun` predicts every held-out
+//    pair by its rule for never-recorded pairs. The error is that of the victim's mean co-run block time.
+//  - native runs (a result store written by `gpusched-live native --db`): each measured run's workload is
+//    simulated under fifo with each model; errors of each launch's mean block time, the makespan, and the
+//    block-time KS (core/prediction_errors.h), medians over the repeats.
+// Writes docs/interference/crossval.csv's rows (--csv) with the columns the issue asks for.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <tuple>
+
+#include "core/atomic_file.h"
+#include "core/corun_records.h"
+#include "core/prediction_errors.h"
+#include "core/profile_io.h"
+#include "core/store/store.h"
+#include "sim/cli/commands.h"
+#include "sim/interference/corun_fit.h"
+
+namespace gpusched::cli {
+namespace {
+
+using sim::CoRunForm;
+using sim::Exposure;
+
+struct CrossvalArgs {
+  std::string coruns, csv, default_model = "none";
+  std::vector<std::string> measured;
+  std::vector<std::string> models{"none", "residency", "markov", "bandwidth", "corun", "corun:form=ratio"};
+  std::uint64_t seed = 1;
+};
+
+struct ModelErrors {
+  std::vector<double> block_errors;  // percent
+  std::vector<double> makespan, ks;  // percent, statistic; one per measured run
+};
+
+double median_of(std::vector<double> v) { return nearest_rank(std::move(v), 0.5); }
+
+// A kernel's mean block time at residency r, interpolated between its record sets (the `residency` model's rule).
+double mean_at(const KernelProfile& k, double r) {
+  const auto& sets = k.record_sets;
+  if (sets.empty()) return 0;
+  if (r <= sets.front().residency) return sets.front().mean_ns;
+  for (std::size_t i = 1; i < sets.size(); ++i)
+    if (r <= sets[i].residency) {
+      const double t = (r - sets[i - 1].residency) / static_cast<double>(sets[i].residency - sets[i - 1].residency);
+      return sets[i - 1].mean_ns + t * (sets[i].mean_ns - sets[i - 1].mean_ns);
+    }
+  return sets.back().mean_ns;
+}
+
+class HeldOutPairs {
+ public:
+  HeldOutPairs(const CoRunTable& table, const std::string& dir, const GpuSpec& gpu, std::uint64_t seed)
+      : table_(table), gpu_(gpu) {
+    std::set<std::pair<std::string, std::string>> pairs;
+    for (const auto& r : table.records)
+      if (r.partners.size() == 1) pairs.insert(unordered(r.victim, r.partners.front().kernel));
+    std::vector<std::pair<std::string, std::string>> order(pairs.begin(), pairs.end());
+    std::mt19937_64 rng(seed);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t i = 0; i < order.size(); ++i) fold_[order[i]] = static_cast<int>(i % 2);
+    for (const auto& r : table.records) {
+      for (const std::string& name : names_of(r))
+        if (!profiles_.count(name)) {
+          const auto path = (std::filesystem::path(dir) / (name + ".kernel.toml")).string();
+          if (std::filesystem::exists(path)) profiles_.emplace(name, read_kernel_profile(path, nullptr));
+        }
+    }
+    for (int f = 0; f < 2; ++f)
+      for (CoRunForm form : {CoRunForm::Occupancy, CoRunForm::Ratio})
+        for (Exposure e : {Exposure::Life, Exposure::Start})
+          fits_[{f, form, e}] =
+              sim::CoRunCoefficients(table.records, form, e, [&, f](const std::string& a, const std::string& b) {
+                const auto it = fold_.find(unordered(a, b));
+                return it != fold_.end() && it->second != f;  // fit on the other fold
+              });
+  }
+
+  // Errors (percent) of each held-out single-partner row's co-run block time under `model`.
+  std::vector<double> errors(const std::string& model, Exposure exposure = Exposure::Life) const {
+    std::vector<double> out;
+    for (const auto& r : table_.records) {
+      if (r.partners.size() != 1) continue;
+      const int f = fold_.at(unordered(r.victim, r.partners.front().kernel));
+      const double predicted = r.alone_mean_ns * slowdown(model, r, f, exposure);
+      out.push_back(100.0 * std::abs(predicted - r.corun_mean_ns) / r.corun_mean_ns);
+    }
+    return out;
+  }
+
+  // Errors of the three-kernel rows under `corun` fitted on every pair (is the sum of pair slowdowns right?).
+  std::vector<double> triple_errors(CoRunForm form) const {
+    const sim::CoRunCoefficients all(table_.records, form);
+    std::vector<double> out;
+    for (const auto& r : table_.records)
+      if (r.partners.size() > 1)
+        out.push_back(100.0 * std::abs(r.alone_mean_ns * all.predict(r, Exposure::Life) - r.corun_mean_ns) /
+                      r.corun_mean_ns);
+    return out;
+  }
+
+ private:
+  static std::pair<std::string, std::string> unordered(const std::string& a, const std::string& b) {
+    const auto x = suite_kernel_of(a), y = suite_kernel_of(b);
+    return x < y ? std::make_pair(x, y) : std::make_pair(y, x);
+  }
+  static std::vector<std::string> names_of(const CoRunRecord& r) {
+    std::vector<std::string> n{r.victim};
+    for (const auto& p : r.partners) n.push_back(p.kernel);
+    return n;
+  }
+  const KernelProfile* profile(const std::string& name) const {
+    const auto it = profiles_.find(name);
+    return it == profiles_.end() ? nullptr : &it->second;
+  }
+
+  double slowdown(const std::string& model, const CoRunRecord& r, int fold, Exposure exposure) const {
+    if (model == "corun") return fits_.at({fold, CoRunForm::Occupancy, exposure}).predict(r, exposure);
+    if (model == "corun:form=ratio") return fits_.at({fold, CoRunForm::Ratio, exposure}).predict(r, exposure);
+    if (model == "residency") {
+      // The total blocks on the SM pick the victim's own block time (its record sets), relative to its own count.
+      const KernelProfile* k = profile(r.victim);
+      if (!k || k->record_sets.size() < 2) return 1.0;
+      double total = r.victim_blocks_per_sm;
+      for (const auto& p : r.partners) total += exposure == Exposure::Life ? p.exposure : p.exposure_at_start;
+      const double own = mean_at(*k, r.victim_blocks_per_sm);
+      return own > 0 ? mean_at(*k, total) / own : 1.0;
+    }
+    if (model == "bandwidth") {
+      // sim/interference/bandwidth.cpp's rule with the SM's blocks as measured.
+      const auto demand = [&](const std::string& name) {
+        const KernelProfile* k = profile(name);
+        if (!k || k->mean_block_ns() <= 0 || k->block_count() <= 0) return 0.0;
+        return static_cast<double>(k->memory_footprint_bytes) / static_cast<double>(k->block_count()) /
+               k->mean_block_ns();
+      };
+      const double own = demand(r.victim);
+      double d = own * r.victim_blocks_per_sm;
+      for (const auto& p : r.partners)
+        d += demand(p.kernel) * (exposure == Exposure::Life ? p.exposure : p.exposure_at_start);
+      const double capacity = std::max(own * r.victim_full, gpu_.dram_bandwidth_gbps / std::max(1, gpu_.sm_count));
+      return capacity > 0 ? std::max(1.0, d / capacity) : 1.0;
+    }
+    return 1.0;  // none; markov without instruction counts or PUR/MUR (the recorded kernels have neither)
+  }
+
+  const CoRunTable& table_;
+  const GpuSpec& gpu_;
+  std::map<std::pair<std::string, std::string>, int> fold_;
+  std::map<std::string, KernelProfile> profiles_;
+  std::map<std::tuple<int, CoRunForm, Exposure>, sim::CoRunCoefficients> fits_;
+};
+
+RunResult result_of(store::RunRecord&& rec) {
+  RunResult r;
+  r.metrics = rec.metrics;
+  for (const auto& l : rec.launches) r.launches.push_back(l.outcome);
+  r.schedule = std::move(rec.schedule);
+  return r;
+}
+
+// Per launch: mean block time (end - start of its pieces; the prediction's in raw-equivalent time, as
+// prediction_errors compares them).
+std::vector<double> launch_block_means(const Workload& w, const Schedule& s, bool predicted) {
+  std::vector<double> sum(w.launches.size()), n(w.launches.size());
+  for (const auto& piece : s.pieces) {
+    double d = static_cast<double>(piece.end - piece.start);
+    if (predicted) {
+      const RecordSet* set = w.kernel_of(static_cast<std::size_t>(piece.launch)).primary_records();
+      const auto b = static_cast<std::size_t>(piece.block);
+      if (set && b < set->raw_by_block().size() && b < set->slot_by_block().size() && set->slot_by_block()[b] > 0)
+        d *= static_cast<double>(set->raw_by_block()[b]) / static_cast<double>(set->slot_by_block()[b]);
+    }
+    sum[static_cast<std::size_t>(piece.launch)] += d;
+    n[static_cast<std::size_t>(piece.launch)] += 1;
+  }
+  for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = n[i] > 0 ? sum[i] / n[i] : 0;
+  return sum;
+}
+
+int run_crossval(const CrossvalArgs& a) {
+  const CoRunTable table = read_corun_records(a.coruns);
+  const std::string gpu_name = table.provenance.count("gpu") ? table.provenance.at("gpu") : "";
+  const GpuSpec* preset = find_gpu_preset(gpu_name);
+  if (!preset)
+    throw std::invalid_argument(fmt::format("{}: provenance 'gpu' names no GPU preset (\"{}\")", a.coruns, gpu_name));
+  const std::string dir = std::filesystem::path(a.coruns).parent_path().string();
+  const HeldOutPairs held(table, dir.empty() ? "." : dir, *preset, a.seed);
+
+  std::vector<std::string> rows;
+  auto row = [&](const std::string& model, const std::string& scope, double med, double p90, const std::string& mk,
+                 const std::string& ks) {
+    rows.push_back(fmt::format("{},{},{},{},{:.2f},{:.2f},{},{}", model, model == a.default_model ? 1 : 0, gpu_name,
+                               scope, med, p90, mk, ks));
+  };
+  fmt::print("held-out pairs ({} co-run records, two folds): co-run block time error\n", table.records.size());
+  fmt::print("{:<12} {:>10} {:>10} {:>22}\n", "model", "median %", "p90 %", "(exposure at start)");
+  for (const auto& m : a.models) {
+    const auto e = held.errors(m), s = held.errors(m, Exposure::Start);
+    fmt::print("{:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n", m, median_of(e), nearest_rank(e, 0.9),
+               median_of(s), nearest_rank(s, 0.9));
+    row(m, "held-out-pairs", median_of(e), nearest_rank(e, 0.9), "", "");
+  }
+  for (CoRunForm form : {CoRunForm::Occupancy, CoRunForm::Ratio})
+    if (const auto t = held.triple_errors(form); !t.empty())
+      fmt::print("three-kernel rows under corun ({} form, all pairs fitted, exponents added): median {:.2f} %, p90 "
+                 "{:.2f} %\n",
+                 form == CoRunForm::Ratio ? "ratio" : "occupancy", median_of(t), nearest_rank(t, 0.9));
+
+  if (!a.measured.empty()) {
+    std::vector<store::Store> dbs;
+    std::map<std::string, std::vector<std::pair<std::size_t, std::int64_t>>> runs_of;  // workload file -> runs
+    store::RunFilter live_runs;
+    live_runs.mode = "live";
+    for (const auto& path : a.measured) {
+      dbs.push_back(store::Store::open(path, store::Store::Mode::ReadOnly));
+      for (const auto& s : dbs.back().list_runs(live_runs))
+        runs_of[s.info.workload_file].emplace_back(dbs.size() - 1, s.info.id);
+    }
+    for (const auto& [file, ids] : runs_of) {
+      const auto loaded = sim::load_workload_and_gpu(file, "", nullptr, "--gpu", "the workload must name its GPU");
+      const Workload& w = loaded.workload;
+      fmt::print("\n{} ({} measured runs): per-launch mean block time error, makespan error, block KS\n", w.name,
+                 ids.size());
+      fmt::print("{:<12} {:>10} {:>10} {:>10} {:>8} {:>12}\n", "model", "median %", "p90 %", "makespan %", "KS",
+                 "turn. med %");
+      std::vector<RunResult> measured;
+      for (const auto& [db, id] : ids) measured.push_back(result_of(dbs[db].load_run(id)));
+      for (const auto& m : a.models) {
+        sim::RunOptions o;
+        const auto colon = m.find(':');
+        o.interference = m.substr(0, colon);
+        if (colon != std::string::npos)  // "name:key=value,key=value"
+          for (std::size_t p = colon + 1; p < m.size();) {
+            const auto comma = std::min(m.find(',', p), m.size());
+            const auto kv = m.substr(p, comma - p);
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos) throw std::invalid_argument("--model " + m + ": expected name:key=value");
+            o.interference_params[kv.substr(0, eq)] = kv.substr(eq + 1);
+            p = comma + 1;
+          }
+        sim::AloneTimeCache cache;
+        const RunResult p = sim::run_workload(w, loaded.gpu, o, cache);
+        const auto predicted_means = launch_block_means(w, p.schedule, true);
+        std::vector<double> med, p90, mk, ks, turn;
+        for (const auto& r : measured) {
+          const auto measured_means = launch_block_means(w, r.schedule, false);
+          std::vector<double> err;
+          for (std::size_t i = 0; i < w.launches.size(); ++i)
+            if (measured_means[i] > 0)
+              err.push_back(100.0 * std::abs(predicted_means[i] - measured_means[i]) / measured_means[i]);
+          med.push_back(median_of(err));
+          p90.push_back(nearest_rank(err, 0.9));
+          const auto e = prediction_errors(w, r, p);
+          mk.push_back(e.makespan_pct);
+          ks.push_back(e.block_ks);
+          turn.push_back(e.turnaround_median_pct);
+        }
+        fmt::print("{:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.4f} {:>12.2f}\n", m, median_of(med), median_of(p90),
+                   median_of(mk), median_of(ks), median_of(turn));
+        row(m, w.name, median_of(med), median_of(p90), fmt::format("{:.2f}", median_of(mk)),
+            fmt::format("{:.4f}", median_of(ks)));
+      }
+    }
+  }
+  if (!a.csv.empty()) {
+    std::string text = "model,default,gpu,scope,block_err_median_pct,block_err_p90_pct,makespan_err_pct,block_ks\n";
+    for (const auto& r : rows) text += r + "\n";
+    AtomicFile out(a.csv);
+    out.write(text);
+    out.commit();
+    fmt::print("\n{} rows written to {}\n", rows.size(), a.csv);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_crossval_command(CLI::App& app) {
+  auto a = std::make_shared<CrossvalArgs>();
+  auto* cmd = app.add_subcommand(
+      "crossval", "Cross-validate the interference models on measured co-runs (held-out pairs) and native runs");
+  cmd->add_option("--coruns", a->coruns, "Co-run records (gpusched-live record-pairs)")->required();
+  cmd->add_option("--measured", a->measured,
+                  "Result stores with native runs (gpusched-live native --db; repeatable, one workload or several)");
+  cmd->add_option("--model", a->models, "Interference models to compare (repeatable)");
+  cmd->add_option("--default-model", a->default_model, "The model marked default in the CSV");
+  cmd->add_option("--seed", a->seed, "Seed of the split of pairs into two halves");
+  cmd->add_option("--csv", a->csv, "Write the rows (docs/interference/crossval.csv's columns)");
+  cmd->callback([a] { run_crossval(*a); });
+}
+
+}  // namespace gpusched::cli

@@ -1,0 +1,93 @@
+// Interference model `corun`: a block's slowdown from the blocks of other kernels on its SM, measured. The
+// coefficients come from co-run records (`gpusched-live record-pairs`, core/corun_records.h) fitted as
+// sim/interference/corun_fit.h says:
+//   duration = recorded x exp(sum over co-running launches L of beta(A, kernel of L) x x_L)
+// with x_L the co-runner's share of the SM in the chosen form (parameter `form`: occupancy, blocks_L / limit_L with
+// limit_L its occupancy limit on this GPU; or ratio, that share over the victim's own share at dispatch). The records are read from the `coruns` parameter's
+// file, else from coruns.csv beside each kernel's profile; a kernel with neither keeps its recorded duration.
+// Like `residency` and `markov`, the duration is fixed when the block is dispatched (docs/interference.md says
+// what the co-run data show about that choice).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "core/corun_records.h"
+#include "core/occupancy.h"
+#include "sim/duration_model.h"
+#include "sim/interference/corun_fit.h"
+#include "sim/registry.h"
+
+namespace gpusched::sim {
+namespace {
+
+class CoRunInterference final : public DurationModel {
+ public:
+  explicit CoRunInterference(const Params& p) : file_(p.get_string("coruns")) {
+    const std::string& form = p.get_string("form");
+    if (form != "occupancy" && form != "ratio")
+      throw std::invalid_argument(
+          fmt::format("interference model corun: parameter 'form' expects occupancy or ratio, found \"{}\"", form));
+    form_ = form == "ratio" ? CoRunForm::Ratio : CoRunForm::Occupancy;
+    if (!file_.empty()) fixed_ = load(file_, form_);  // read now, so a bad file fails before the run
+  }
+
+  bool needs_co_runners() const override { return true; }
+
+  TimeNs duration(const DurationQuery& q) const override {
+    const TimeNs base = recorded_duration(*q.kernel, q.block, q.draw_base);
+    if (q.co_runner_count == 0) return base;
+    const CoRunCoefficients* c = coefficients_for(*q.kernel);
+    if (!c || c->empty()) return base;
+    const std::string victim = suite_kernel_of(q.kernel->name);
+    const int own_limit = form_ == CoRunForm::Ratio ? compute_occupancy(*q.gpu, q.kernel->shape()).blocks_per_sm : 1;
+    double exponent = 0.0;
+    for (int i = 0; i < q.co_runner_count; ++i) {
+      const CoRunner& co = q.co_runners[i];
+      const int limit = compute_occupancy(*q.gpu, co.kernel->shape()).blocks_per_sm;
+      exponent += c->beta(victim, suite_kernel_of(co.kernel->name)) *
+                  corun_share(form_, co.blocks, limit, q.sm_same_kernel_blocks, own_limit);
+    }
+    return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * std::exp(exponent)));
+  }
+
+ private:
+  static std::shared_ptr<const CoRunCoefficients> load(const std::string& path, CoRunForm form) {
+    return std::make_shared<const CoRunCoefficients>(read_corun_records(path).records, form);
+  }
+
+  const CoRunCoefficients* coefficients_for(const KernelProfile& k) const {
+    if (fixed_) return fixed_.get();
+    if (k.file.empty()) return nullptr;
+    const auto path = (std::filesystem::path(k.file).parent_path() / "coruns.csv").string();
+    std::lock_guard lock(mutex_);
+    auto it = by_dir_.find(path);
+    if (it == by_dir_.end())
+      it = by_dir_.emplace(path, std::filesystem::exists(path) ? load(path, form_) : nullptr).first;
+    return it->second.get();
+  }
+
+  std::string file_;
+  CoRunForm form_ = CoRunForm::Occupancy;
+  std::shared_ptr<const CoRunCoefficients> fixed_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, std::shared_ptr<const CoRunCoefficients>> by_dir_;
+};
+
+}  // namespace
+}  // namespace gpusched::sim
+
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, corun, "corun",
+                         "block slowdown from co-running kernels, fitted from measured co-runs "
+                         "(gpusched-live record-pairs; coruns.csv beside the profiles)",
+                         {{"coruns", gpusched::sim::ParamType::String, "",
+                           "co-run records file (default: coruns.csv beside each kernel's profile)"},
+                          {"form", gpusched::sim::ParamType::String, "occupancy",
+                           "a co-runner's share of the SM: occupancy (its blocks / its limit) or ratio (that over "
+                           "the victim's own share)"}},
+                         [](const gpusched::sim::Params& p) {
+                           return std::make_unique<gpusched::sim::CoRunInterference>(p);
+                         })
