@@ -62,9 +62,9 @@ TEST(PredictionErrors, MismatchedRunsAreRefused) {
 TEST(PredictionErrors, CsvHeaderOnceThenRows) {
   const auto path = (std::filesystem::temp_directory_path() / "gpusched-native-test.csv").string();
   std::filesystem::remove(path);
-  live::append_csv_rows(path, live::kNativeCsvHeader, {"r1"});
-  live::append_csv_rows(path, live::kNativeCsvHeader, {"r2", "r3"});
-  EXPECT_EQ(test::read_file(path), std::string(live::kNativeCsvHeader) + "\nr1\nr2\nr3\n");
+  append_csv_rows(path, kNativeCsvHeader, {"r1"});
+  append_csv_rows(path, kNativeCsvHeader, {"r2", "r3"});
+  EXPECT_EQ(test::read_file(path), std::string(kNativeCsvHeader) + "\nr1\nr2\nr3\n");
   std::filesystem::remove(path);
 }
 
