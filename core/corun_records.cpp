@@ -13,10 +13,20 @@
 namespace gpusched {
 namespace {
 
-constexpr const char* kColumns[] = {"run",     "repeat",  "victim",         "victim_full",
-                                    "victim_blocks_per_sm", "victim_bytes_per_block",
-                                    "partners", "partners_full", "partners_blocks_per_sm",
-                                    "blocks",  "alone_mean_ns", "corun_mean_ns", "exposure", "exposure_at_start"};
+constexpr const char* kColumns[] = {"run",
+                                    "repeat",
+                                    "victim",
+                                    "victim_full",
+                                    "victim_blocks_per_sm",
+                                    "victim_bytes_per_block",
+                                    "partners",
+                                    "partners_full",
+                                    "partners_blocks_per_sm",
+                                    "blocks",
+                                    "alone_mean_ns",
+                                    "corun_mean_ns",
+                                    "exposure",
+                                    "exposure_at_start"};
 constexpr int kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
 
 std::string header_line() {
@@ -83,8 +93,9 @@ CoRunRecord parse_row(std::string_view text, const std::string& file, int line) 
   const LineParser p(file, line);
   const auto f = split(text, ',');
   if (static_cast<int>(f.size()) != kColumnCount)
-    p.fail(f.size() < static_cast<std::size_t>(kColumnCount) ? kColumns[std::min<std::size_t>(f.size(), kColumnCount - 1)]
-                                                              : "exposure_at_start",
+    p.fail(f.size() < static_cast<std::size_t>(kColumnCount)
+               ? kColumns[std::min<std::size_t>(f.size(), kColumnCount - 1)]
+               : "exposure_at_start",
            expected_found(fmt::format("{} comma-separated fields", kColumnCount), std::to_string(f.size())));
   CoRunRecord r;
   r.run = p.name(trim(f[0]), "run");
@@ -104,7 +115,8 @@ CoRunRecord parse_row(std::string_view text, const std::string& file, int line) 
   const std::size_t n = names.size();
   const auto same_count = [&](const std::vector<std::string_view>& v, const char* field) {
     if (v.size() != n)
-      p.fail(field, expected_found(fmt::format("{} ';'-separated entries (one per partner)", n), std::to_string(v.size())));
+      p.fail(field,
+             expected_found(fmt::format("{} ';'-separated entries (one per partner)", n), std::to_string(v.size())));
   };
   same_count(fulls, "partners_full");
   same_count(counts, "partners_blocks_per_sm");
@@ -178,22 +190,24 @@ CoRunTable parse_corun_records(const std::string& text, const std::string& name)
   return t;
 }
 
-CoRunTable read_corun_records(const std::string& path) { return parse_corun_records(read_text_file(path), path); }
+CoRunTable read_corun_records(const std::string& path) {
+  return parse_corun_records(read_text_file(path), path);
+}
 
 void write_corun_records(const std::string& path, const CoRunTable& table) {
   std::string s = "# gpusched co-run records (docs/formats.md, \"Co-run records\")\n";
   for (const auto& [k, v] : table.provenance) s += fmt::format("# {} = {}\n", k, v);
   s += header_line() + "\n";
   for (const auto& r : table.records) {
-    s += fmt::format("{},{},{},{},{},{:.0f},{},{},{},{},{:.1f},{:.1f},{},{}\n", r.run, r.repeat, r.victim,
-                     r.victim_full, r.victim_blocks_per_sm, r.victim_bytes_per_block,
-                     format_list(r.partners, [](const CoRunPartner& q) { return q.kernel; }),
-                     format_list(r.partners, [](const CoRunPartner& q) { return std::to_string(q.full); }),
-                     format_list(r.partners, [](const CoRunPartner& q) { return std::to_string(q.blocks_per_sm); }),
-                     r.blocks, r.alone_mean_ns, r.corun_mean_ns,
-                     format_list(r.partners, [](const CoRunPartner& q) { return fmt::format("{:.4f}", q.exposure); }),
-                     format_list(r.partners,
-                                 [](const CoRunPartner& q) { return fmt::format("{:.4f}", q.exposure_at_start); }));
+    s += fmt::format(
+        "{},{},{},{},{},{:.0f},{},{},{},{},{:.1f},{:.1f},{},{}\n", r.run, r.repeat, r.victim, r.victim_full,
+        r.victim_blocks_per_sm, r.victim_bytes_per_block,
+        format_list(r.partners, [](const CoRunPartner& q) { return q.kernel; }),
+        format_list(r.partners, [](const CoRunPartner& q) { return std::to_string(q.full); }),
+        format_list(r.partners, [](const CoRunPartner& q) { return std::to_string(q.blocks_per_sm); }), r.blocks,
+        r.alone_mean_ns, r.corun_mean_ns,
+        format_list(r.partners, [](const CoRunPartner& q) { return fmt::format("{:.4f}", q.exposure); }),
+        format_list(r.partners, [](const CoRunPartner& q) { return fmt::format("{:.4f}", q.exposure_at_start); }));
   }
   AtomicFile out(path);
   out.write(s);

@@ -15,24 +15,24 @@
 namespace gpusched {
 
 struct CoRunPartner {
-  std::string kernel;              // profile name of the partner ("sgemm-s1")
-  int full = 1;                    // its blocks per SM alone (the occupancy limit)
-  int blocks_per_sm = 0;           // its one-wave launch's blocks per SM
-  double exposure = 0;             // its blocks on the victim block's SM, time-weighted over the victim block's life
-  double exposure_at_start = 0;    // the same at the victim block's start
+  std::string kernel;            // profile name of the partner ("sgemm-s1")
+  int full = 1;                  // its blocks per SM alone (the occupancy limit)
+  int blocks_per_sm = 0;         // its one-wave launch's blocks per SM
+  double exposure = 0;           // its blocks on the victim block's SM, time-weighted over the victim block's life
+  double exposure_at_start = 0;  // the same at the victim block's start
 };
 
 struct CoRunRecord {
-  std::string run;                 // names the co-run ("sgemm-s1+xtea-s1@0.50:0.50/ab")
+  std::string run;  // names the co-run ("sgemm-s1+xtea-s1@0.50:0.50/ab")
   int repeat = 1;
-  std::string victim;              // profile name of the kernel whose blocks are measured
-  int victim_full = 1;             // its blocks per SM alone
-  int victim_blocks_per_sm = 1;    // its one-wave launch's blocks per SM
+  std::string victim;                 // profile name of the kernel whose blocks are measured
+  int victim_full = 1;                // its blocks per SM alone
+  int victim_blocks_per_sm = 1;       // its one-wave launch's blocks per SM
   double victim_bytes_per_block = 0;  // its compulsory DRAM traffic per block (footprint / grid blocks)
   std::vector<CoRunPartner> partners;
-  std::int64_t blocks = 0;         // victim blocks measured
-  double alone_mean_ns = 0;        // victim block time (end - start) alone at victim_blocks_per_sm
-  double corun_mean_ns = 0;        // the same beside the partners
+  std::int64_t blocks = 0;   // victim blocks measured
+  double alone_mean_ns = 0;  // victim block time (end - start) alone at victim_blocks_per_sm
+  double corun_mean_ns = 0;  // the same beside the partners
 
   double slowdown() const { return alone_mean_ns > 0 ? corun_mean_ns / alone_mean_ns : 1.0; }
 };

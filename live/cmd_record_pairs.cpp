@@ -82,7 +82,8 @@ class PairRecorder {
       auto& m = members_[static_cast<std::size_t>(group[i].first)];
       wait_for(streams_[i], timeout_s_, m.profile);
       std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(group[i].second * sms_));
-      GPUSCHED_CUDA(cudaMemcpy(host.data(), m.records, host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
+      GPUSCHED_CUDA(
+          cudaMemcpy(host.data(), m.records, host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
       std::vector<Block> blocks;
       for (std::size_t b = 0; b < host.size(); ++b) {
         if (host[b].start_ns == 0 || host[b].end_ns < host[b].start_ns)
@@ -226,7 +227,8 @@ int record_pairs_command(const PairsArgs& a) {
     for (std::size_t j = i + 1; j < members.size(); ++j)
       for (const auto& mix : mixes) {
         const int k = blocks_at(members[i], mix[0]), m = blocks_at(members[j], mix[1]);
-        const std::string name = fmt::format("{}+{}@{:.2f}:{:.2f}", members[i].profile, members[j].profile, mix[0], mix[1]);
+        const std::string name =
+            fmt::format("{}+{}@{:.2f}:{:.2f}", members[i].profile, members[j].profile, mix[0], mix[1]);
         const std::size_t first_row = table.records.size();
         for (int r = 1; r <= a.repeats; ++r) {
           const std::vector<std::pair<int, int>> ab{{static_cast<int>(i), k}, {static_cast<int>(j), m}};
@@ -286,9 +288,8 @@ int record_pairs_command(const PairsArgs& a) {
     if (!mixes_text.empty()) mixes_text.push_back(' ');
     mixes_text.append(m);
   }
-  table.provenance["command"] =
-      fmt::format("gpusched-live record-pairs --size {} --repeats {} --seed {} --mix {}", a.size, a.repeats, a.seed,
-                  mixes_text);
+  table.provenance["command"] = fmt::format("gpusched-live record-pairs --size {} --repeats {} --seed {} --mix {}",
+                                            a.size, a.repeats, a.seed, mixes_text);
   table.provenance["method"] =
       "one wave of each kernel (k and m blocks per SM) launched back to back on two streams; alone: the same launch "
       "alone; block time = end - start stamped after a block barrier";
@@ -302,8 +303,9 @@ int record_pairs_command(const PairsArgs& a) {
 void add_record_pairs_command(CLI::App& app, int& result) {
   auto a = std::make_shared<PairsArgs>();
   auto* cmd = app.add_subcommand(
-      "record-pairs", "Run pairs (and a few triples) of suite kernels together on the same SMs, every block stamped, "
-                      "and write co-run records");
+      "record-pairs",
+      "Run pairs (and a few triples) of suite kernels together on the same SMs, every block stamped, "
+      "and write co-run records");
   cmd->add_option("--kernel", a->kernels, "Suite kernels (repeatable; default all)");
   cmd->add_option("--size", a->size, "Problem size whose block shape is used (s1, s2)");
   cmd->add_option("--mix", a->mixes,

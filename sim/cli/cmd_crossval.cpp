@@ -43,7 +43,9 @@ struct ModelErrors {
   std::vector<double> makespan, ks;  // percent, statistic; one per measured run
 };
 
-double median_of(std::vector<double> v) { return nearest_rank(std::move(v), 0.5); }
+double median_of(std::vector<double> v) {
+  return nearest_rank(std::move(v), 0.5);
+}
 
 // A kernel's mean block time at residency r, interpolated between its record sets (the `residency` model's rule).
 double mean_at(const KernelProfile& k, double r) {
@@ -207,15 +209,16 @@ int run_crossval(const CrossvalArgs& a) {
   fmt::print("{:<12} {:>10} {:>10} {:>22}\n", "model", "median %", "p90 %", "(exposure at start)");
   for (const auto& m : a.models) {
     const auto e = held.errors(m), s = held.errors(m, Exposure::Start);
-    fmt::print("{:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n", m, median_of(e), nearest_rank(e, 0.9),
-               median_of(s), nearest_rank(s, 0.9));
+    fmt::print("{:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f}\n", m, median_of(e), nearest_rank(e, 0.9), median_of(s),
+               nearest_rank(s, 0.9));
     row(m, "held-out-pairs", median_of(e), nearest_rank(e, 0.9), "", "");
   }
   for (CoRunForm form : {CoRunForm::Occupancy, CoRunForm::Ratio})
     if (const auto t = held.triple_errors(form); !t.empty())
-      fmt::print("three-kernel rows under corun ({} form, all pairs fitted, exponents added): median {:.2f} %, p90 "
-                 "{:.2f} %\n",
-                 form == CoRunForm::Ratio ? "ratio" : "occupancy", median_of(t), nearest_rank(t, 0.9));
+      fmt::print(
+          "three-kernel rows under corun ({} form, all pairs fitted, exponents added): median {:.2f} %, p90 "
+          "{:.2f} %\n",
+          form == CoRunForm::Ratio ? "ratio" : "occupancy", median_of(t), nearest_rank(t, 0.9));
 
   if (!a.measured.empty()) {
     std::vector<store::Store> dbs;

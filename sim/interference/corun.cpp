@@ -3,10 +3,10 @@
 // sim/interference/corun_fit.h says:
 //   duration = recorded x exp(sum over co-running launches L of beta(A, kernel of L) x x_L)
 // with x_L the co-runner's share of the SM in the chosen form (parameter `form`: occupancy, blocks_L / limit_L with
-// limit_L its occupancy limit on this GPU; or ratio, that share over the victim's own share at dispatch). The records are read from the `coruns` parameter's
-// file, else from coruns.csv beside each kernel's profile; a kernel with neither keeps its recorded duration.
-// Like `residency` and `markov`, the duration is fixed when the block is dispatched (docs/interference.md says
-// what the co-run data show about that choice).
+// limit_L its occupancy limit on this GPU; or ratio, that share over the victim's own share at dispatch). The records
+// are read from the `coruns` parameter's file, else from coruns.csv beside each kernel's profile; a kernel with neither
+// keeps its recorded duration. Like `residency` and `markov`, the duration is fixed when the block is dispatched
+// (docs/interference.md says what the co-run data show about that choice).
 #include <fmt/format.h>
 
 #include <cmath>

@@ -94,7 +94,8 @@ TEST(CoRunRecords, SuiteKernelOfAProfile) {
 TEST(CoRunFit, APairsSlopeIsTheLeastSquaresFitOfLogSlowdowns) {
   // a beside b: x = 4/8 = 0.5 with slowdown 2, and x = 2/8 = 0.25 with slowdown sqrt(2).
   // sum x ln s = 0.5 ln2 + 0.25 x 0.5 ln2 = 0.625 ln2; sum x^2 = 0.25 + 0.0625 = 0.3125; beta = 2 ln2.
-  const sim::CoRunCoefficients c({record("a-s1", "b-s1", 4, 4, 4, 2000), record("a-s1", "b-s1", 4, 2, 2, 1000 * std::sqrt(2.0))});
+  const sim::CoRunCoefficients c(
+      {record("a-s1", "b-s1", 4, 4, 4, 2000), record("a-s1", "b-s1", 4, 2, 2, 1000 * std::sqrt(2.0))});
   EXPECT_NEAR(c.beta("a", "b"), 2 * std::log(2.0), 1e-9);
   EXPECT_TRUE(c.recorded("a", "b"));
   EXPECT_FALSE(c.recorded("b", "a"));
@@ -106,8 +107,8 @@ TEST(CoRunFit, AMixOfThreeAddsTheExponents) {
   // beta(a, b) = 2 ln2 (x = 0.5, slowdown 2), beta(a, c) = 2 ln3 (x = 0.5, slowdown 3). Beside both at x = 0.25
   // each: exp(2 ln2 x 0.25 + 2 ln3 x 0.25) = sqrt(2) x sqrt(3) = sqrt(6).
   const sim::CoRunCoefficients c({record("a-s1", "b-s1", 4, 4, 4, 2000), record("a-s1", "c-s1", 4, 4, 4, 3000)});
-  const auto mix = parse_corun_records(kHeader + "m,1,a-s1,8,4,0,b-s1;c-s1,8;8,2;2,100,1000,2400,2;2,2;2\n", "m")
-                       .records.at(0);
+  const auto mix =
+      parse_corun_records(kHeader + "m,1,a-s1,8,4,0,b-s1;c-s1,8;8,2;2,100,1000,2400,2;2,2;2\n", "m").records.at(0);
   EXPECT_NEAR(c.predict(mix, sim::Exposure::Life), std::sqrt(6.0), 1e-9);
 }
 
