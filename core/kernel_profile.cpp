@@ -5,6 +5,20 @@
 
 namespace gpusched {
 
+double mean_block_ns_at(const KernelProfile& k, double residency) {
+  const auto& sets = k.record_sets;
+  if (sets.empty()) return 0.0;
+  if (residency <= sets.front().residency) return sets.front().mean_ns;
+  for (std::size_t i = 1; i < sets.size(); ++i) {
+    if (residency > sets[i].residency) continue;
+    const auto& lo = sets[i - 1];
+    const auto& hi = sets[i];
+    const double t = (residency - lo.residency) / static_cast<double>(hi.residency - lo.residency);
+    return lo.mean_ns + t * (hi.mean_ns - lo.mean_ns);
+  }
+  return sets.back().mean_ns;
+}
+
 void finalize_record_set(RecordSet& set) {
   set.sorted_durations.clear();
   for (TimeNs d : set.duration_by_block)

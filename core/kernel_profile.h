@@ -92,6 +92,10 @@ inline std::int64_t default_context_bytes(int registers_per_thread, int threads_
   return static_cast<std::int64_t>(registers_per_thread) * 4 * threads_per_block + shared_memory;
 }
 
+// Mean block time at `residency` blocks per SM, interpolated linearly between the record sets' means and clamped
+// outside them (the `residency` interference model's rule); 0 without record sets.
+double mean_block_ns_at(const KernelProfile& k, double residency);
+
 // Fills the derived fields of a record set (count, sorted durations, mean and deviation).
 void finalize_record_set(RecordSet& set);
 

@@ -19,6 +19,18 @@ double nearest_rank(std::vector<double> v, double p) {
   return v[std::min(v.size(), std::max<std::size_t>(rank, 1)) - 1];
 }
 
+double raw_equivalent_ns(const Workload& w, const BlockPiece& piece) {
+  const double d = static_cast<double>(piece.end - piece.start);
+  const RecordSet* set = w.kernel_of(static_cast<std::size_t>(piece.launch)).primary_records();
+  if (!set) return d;
+  const auto blk = static_cast<std::size_t>(piece.block);
+  const std::vector<TimeNs>& raw = set->raw_by_block();
+  const std::vector<TimeNs>& slot = set->slot_by_block();
+  if (blk < raw.size() && blk < slot.size() && raw[blk] >= 0 && slot[blk] > 0)
+    return d * static_cast<double>(raw[blk]) / static_cast<double>(slot[blk]);
+  return d;
+}
+
 PredictionErrors prediction_errors(const Workload& w, const RunResult& measured, const RunResult& predicted) {
   if (measured.launches.size() != predicted.launches.size() || measured.launches.size() != w.launches.size())
     throw std::invalid_argument("prediction_errors: the runs do not have the workload's launches");
@@ -37,18 +49,7 @@ PredictionErrors prediction_errors(const Workload& w, const RunResult& measured,
   e.makespan_pct = mm > 0 ? 100.0 * std::abs(mm - pm) / mm : 0.0;
   std::vector<double> a, b;
   for (const auto& piece : measured.schedule.pieces) a.push_back(static_cast<double>(piece.end - piece.start));
-  for (const auto& piece : predicted.schedule.pieces) {
-    const double d = static_cast<double>(piece.end - piece.start);
-    const RecordSet* set = w.kernel_of(static_cast<std::size_t>(piece.launch)).primary_records();
-    const auto blk = static_cast<std::size_t>(piece.block);
-    static const std::vector<TimeNs> none;
-    const std::vector<TimeNs>& raw = set ? set->raw_by_block() : none;
-    const std::vector<TimeNs>& slot = set ? set->slot_by_block() : none;
-    if (blk < raw.size() && blk < slot.size() && raw[blk] >= 0 && slot[blk] > 0)
-      b.push_back(d * static_cast<double>(raw[blk]) / static_cast<double>(slot[blk]));
-    else
-      b.push_back(d);
-  }
+  for (const auto& piece : predicted.schedule.pieces) b.push_back(raw_equivalent_ns(w, piece));
   e.block_ks = a.empty() || b.empty() ? 0.0 : store::ks_statistic(a, b);
   return e;
 }

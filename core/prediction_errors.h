@@ -16,6 +16,10 @@ struct PredictionErrors {
   double block_ks = 0;
 };
 
+// A predicted piece's time as block stamps would show it: its block's recorded raw end - start scaled as the
+// prediction scaled its slot occupancy (interference); the piece's own time where the block has no such records.
+double raw_equivalent_ns(const Workload& w, const BlockPiece& predicted_piece);
+
 // The block-time KS compares like with like: a measured piece's time is its stamps' end - start, so a predicted
 // piece's is its block's recorded raw time scaled as the prediction scaled its slot occupancy (interference).
 PredictionErrors prediction_errors(const Workload& w, const RunResult& measured, const RunResult& predicted);

@@ -23,6 +23,7 @@
 #include "core/profile_io.h"
 #include "core/store/store.h"
 #include "sim/cli/commands.h"
+#include "sim/interference/bandwidth.h"
 #include "sim/interference/corun_fit.h"
 
 namespace gpusched::cli {
@@ -45,19 +46,6 @@ struct ModelErrors {
 
 double median_of(std::vector<double> v) {
   return nearest_rank(std::move(v), 0.5);
-}
-
-// A kernel's mean block time at residency r, interpolated between its record sets (the `residency` model's rule).
-double mean_at(const KernelProfile& k, double r) {
-  const auto& sets = k.record_sets;
-  if (sets.empty()) return 0;
-  if (r <= sets.front().residency) return sets.front().mean_ns;
-  for (std::size_t i = 1; i < sets.size(); ++i)
-    if (r <= sets[i].residency) {
-      const double t = (r - sets[i - 1].residency) / static_cast<double>(sets[i].residency - sets[i - 1].residency);
-      return sets[i - 1].mean_ns + t * (sets[i].mean_ns - sets[i - 1].mean_ns);
-    }
-  return sets.back().mean_ns;
 }
 
 class HeldOutPairs {
@@ -135,23 +123,20 @@ class HeldOutPairs {
       if (!k || k->record_sets.size() < 2) return 1.0;
       double total = r.victim_blocks_per_sm;
       for (const auto& p : r.partners) total += exposure == Exposure::Life ? p.exposure : p.exposure_at_start;
-      const double own = mean_at(*k, r.victim_blocks_per_sm);
-      return own > 0 ? mean_at(*k, total) / own : 1.0;
+      const double own = mean_block_ns_at(*k, r.victim_blocks_per_sm);
+      return own > 0 ? mean_block_ns_at(*k, total) / own : 1.0;
     }
     if (model == "bandwidth") {
       // sim/interference/bandwidth.cpp's rule with the SM's blocks as measured.
       const auto demand = [&](const std::string& name) {
         const KernelProfile* k = profile(name);
-        if (!k || k->mean_block_ns() <= 0 || k->block_count() <= 0) return 0.0;
-        return static_cast<double>(k->memory_footprint_bytes) / static_cast<double>(k->block_count()) /
-               k->mean_block_ns();
+        return k ? sim::bandwidth_demand_per_block(*k) : 0.0;
       };
       const double own = demand(r.victim);
       double d = own * r.victim_blocks_per_sm;
       for (const auto& p : r.partners)
         d += demand(p.kernel) * (exposure == Exposure::Life ? p.exposure : p.exposure_at_start);
-      const double capacity = std::max(own * r.victim_full, gpu_.dram_bandwidth_gbps / std::max(1, gpu_.sm_count));
-      return capacity > 0 ? std::max(1.0, d / capacity) : 1.0;
+      return sim::bandwidth_slowdown(d, own, r.victim_full, gpu_);
     }
     return 1.0;  // none; markov without instruction counts or PUR/MUR (the recorded kernels have neither)
   }
@@ -176,13 +161,7 @@ RunResult result_of(store::RunRecord&& rec) {
 std::vector<double> launch_block_means(const Workload& w, const Schedule& s, bool predicted) {
   std::vector<double> sum(w.launches.size()), n(w.launches.size());
   for (const auto& piece : s.pieces) {
-    double d = static_cast<double>(piece.end - piece.start);
-    if (predicted) {
-      const RecordSet* set = w.kernel_of(static_cast<std::size_t>(piece.launch)).primary_records();
-      const auto b = static_cast<std::size_t>(piece.block);
-      if (set && b < set->raw_by_block().size() && b < set->slot_by_block().size() && set->slot_by_block()[b] > 0)
-        d *= static_cast<double>(set->raw_by_block()[b]) / static_cast<double>(set->slot_by_block()[b]);
-    }
+    const double d = predicted ? raw_equivalent_ns(w, piece) : static_cast<double>(piece.end - piece.start);
     sum[static_cast<std::size_t>(piece.launch)] += d;
     n[static_cast<std::size_t>(piece.launch)] += 1;
   }

@@ -6,6 +6,8 @@
 // R_A being A's occupancy limit: alone at full residency A already drew R_A x d_A (its recorded time includes
 // that), so only demand above what A had alone, or above the SM's share, stretches it. Kernels without a memory
 // footprint demand nothing. The duration is fixed at dispatch. docs/interference.md.
+#include "sim/interference/bandwidth.h"
+
 #include <algorithm>
 
 #include "core/occupancy.h"
@@ -13,13 +15,20 @@
 #include "sim/registry.h"
 
 namespace gpusched::sim {
-namespace {
 
-double demand_per_block(const KernelProfile& k) {
+double bandwidth_demand_per_block(const KernelProfile& k) {
   const double mean = k.mean_block_ns();
   if (mean <= 0 || k.memory_footprint_bytes <= 0 || k.block_count() <= 0) return 0.0;
   return static_cast<double>(k.memory_footprint_bytes) / static_cast<double>(k.block_count()) / mean;  // bytes/ns
 }
+
+double bandwidth_slowdown(double demand, double own_demand, int own_limit, const GpuSpec& gpu) {
+  const double share = gpu.dram_bandwidth_gbps / std::max(1, gpu.sm_count);  // GB/s = bytes/ns
+  const double capacity = std::max(own_demand * std::max(1, own_limit), share);
+  return capacity > 0 ? std::max(1.0, demand / capacity) : 1.0;
+}
+
+namespace {
 
 class BandwidthInterference final : public DurationModel {
  public:
@@ -28,15 +37,14 @@ class BandwidthInterference final : public DurationModel {
   TimeNs duration(const DurationQuery& q) const override {
     const TimeNs base = recorded_duration(*q.kernel, q.block, q.draw_base);
     if (q.co_runner_count == 0) return base;
-    const double own = demand_per_block(*q.kernel);
+    const double own = bandwidth_demand_per_block(*q.kernel);
     double demand = own * std::max(1, q.sm_same_kernel_blocks);
     for (int i = 0; i < q.co_runner_count; ++i)
-      demand += demand_per_block(*q.co_runners[i].kernel) * q.co_runners[i].blocks;
-    const int limit = std::max(1, compute_occupancy(*q.gpu, q.kernel->shape()).blocks_per_sm);
-    const double share = q.gpu->dram_bandwidth_gbps / std::max(1, q.gpu->sm_count);  // GB/s = bytes/ns
-    const double capacity = std::max(own * limit, share);
-    if (capacity <= 0 || demand <= capacity) return base;
-    return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * demand / capacity));
+      demand += bandwidth_demand_per_block(*q.co_runners[i].kernel) * q.co_runners[i].blocks;
+    const double slowdown =
+        bandwidth_slowdown(demand, own, compute_occupancy(*q.gpu, q.kernel->shape()).blocks_per_sm, *q.gpu);
+    if (slowdown <= 1.0) return base;
+    return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * slowdown));
   }
 };
 

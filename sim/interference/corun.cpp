@@ -14,6 +14,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
+#include <utility>
 
 #include "core/corun_records.h"
 #include "core/occupancy.h"
@@ -40,30 +42,54 @@ class CoRunInterference final : public DurationModel {
   TimeNs duration(const DurationQuery& q) const override {
     const TimeNs base = recorded_duration(*q.kernel, q.block, q.draw_base);
     if (q.co_runner_count == 0) return base;
-    const CoRunCoefficients* c = coefficients_for(*q.kernel);
-    if (!c || c->empty()) return base;
-    const std::string victim = suite_kernel_of(q.kernel->name);
-    const int own_limit = form_ == CoRunForm::Ratio ? compute_occupancy(*q.gpu, q.kernel->shape()).blocks_per_sm : 1;
+    std::lock_guard lock(mutex_);
+    const KernelInfo& victim = info(*q.kernel, *q.gpu);
+    if (!victim.coefficients || victim.coefficients->empty()) return base;
     double exponent = 0.0;
     for (int i = 0; i < q.co_runner_count; ++i) {
       const CoRunner& co = q.co_runners[i];
-      const int limit = compute_occupancy(*q.gpu, co.kernel->shape()).blocks_per_sm;
-      exponent += c->beta(victim, suite_kernel_of(co.kernel->name)) *
-                  corun_share(form_, co.blocks, limit, q.sm_same_kernel_blocks, own_limit);
+      const KernelInfo& partner = info(*co.kernel, *q.gpu);
+      exponent += beta(*q.kernel, victim, *co.kernel, partner) *
+                  corun_share(form_, co.blocks, partner.limit, q.sm_same_kernel_blocks, victim.limit);
     }
     return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * std::exp(exponent)));
   }
 
  private:
+  // What a dispatch needs of a kernel, worked out the first time the kernel is seen (the GPU is the run's).
+  struct KernelInfo {
+    const CoRunCoefficients* coefficients = nullptr;
+    std::string suite;  // suite_kernel_of(name)
+    int limit = 1;      // occupancy limit on the run's GPU
+  };
+
   static std::shared_ptr<const CoRunCoefficients> load(const std::string& path, CoRunForm form) {
     return std::make_shared<const CoRunCoefficients>(read_corun_records(path).records, form);
+  }
+
+  // Callers hold mutex_.
+  const KernelInfo& info(const KernelProfile& k, const GpuSpec& gpu) const {
+    auto it = kernels_.find(&k);
+    if (it != kernels_.end()) return it->second;
+    KernelInfo i;
+    i.coefficients = coefficients_for(k);
+    i.suite = suite_kernel_of(k.name);
+    i.limit = compute_occupancy(gpu, k.shape()).blocks_per_sm;
+    return kernels_.emplace(&k, std::move(i)).first->second;
+  }
+
+  double beta(const KernelProfile& v, const KernelInfo& victim, const KernelProfile& p,
+              const KernelInfo& partner) const {
+    const auto key = std::make_pair(&v, &p);
+    auto it = betas_.find(key);
+    if (it == betas_.end()) it = betas_.emplace(key, victim.coefficients->beta(victim.suite, partner.suite)).first;
+    return it->second;
   }
 
   const CoRunCoefficients* coefficients_for(const KernelProfile& k) const {
     if (fixed_) return fixed_.get();
     if (k.file.empty()) return nullptr;
     const auto path = (std::filesystem::path(k.file).parent_path() / "coruns.csv").string();
-    std::lock_guard lock(mutex_);
     auto it = by_dir_.find(path);
     if (it == by_dir_.end())
       it = by_dir_.emplace(path, std::filesystem::exists(path) ? load(path, form_) : nullptr).first;
@@ -75,6 +101,8 @@ class CoRunInterference final : public DurationModel {
   std::shared_ptr<const CoRunCoefficients> fixed_;
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const CoRunCoefficients>> by_dir_;
+  mutable std::unordered_map<const KernelProfile*, KernelInfo> kernels_;
+  mutable std::map<std::pair<const KernelProfile*, const KernelProfile*>, double> betas_;
 };
 
 }  // namespace

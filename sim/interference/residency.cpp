@@ -11,20 +11,6 @@
 namespace gpusched::sim {
 namespace {
 
-double mean_at(const KernelProfile& k, int r) {
-  const auto& sets = k.record_sets;
-  if (r <= sets.front().residency) return sets.front().mean_ns;
-  if (r >= sets.back().residency) return sets.back().mean_ns;
-  for (std::size_t i = 1; i < sets.size(); ++i) {
-    if (r > sets[i].residency) continue;
-    const auto& lo = sets[i - 1];
-    const auto& hi = sets[i];
-    const double t = static_cast<double>(r - lo.residency) / static_cast<double>(hi.residency - lo.residency);
-    return lo.mean_ns + t * (hi.mean_ns - lo.mean_ns);
-  }
-  return sets.back().mean_ns;
-}
-
 class ResidencyInterference final : public DurationModel {
  public:
   TimeNs duration(const DurationQuery& q) const override {
@@ -42,7 +28,7 @@ class ResidencyInterference final : public DurationModel {
     }
     const double primary = k.record_sets.back().mean_ns;
     if (primary <= 0) return base;
-    return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * mean_at(k, r) / primary));
+    return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * mean_block_ns_at(k, r) / primary));
   }
 };
 
