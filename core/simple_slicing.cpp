@@ -19,10 +19,20 @@ SimpleSlicingPredictor::Kernel& SimpleSlicingPredictor::kernel(std::int32_t k) {
   return kernels_[static_cast<std::size_t>(k)];
 }
 
-void SimpleSlicingPredictor::new_slice_for_all(std::int32_t except) {
-  for (std::size_t k = 0; k < kernels_.size(); ++k) {
-    if (!kernels_[k].live || static_cast<std::int32_t>(k) == except) continue;
-    for (auto& s : kernels_[k].sms) s.new_slice = true;
+void SimpleSlicingPredictor::MaxTree::reset(std::size_t n) {
+  leaves = 1;
+  while (leaves < n) leaves *= 2;
+  node.assign(2 * leaves, -1);
+}
+
+void SimpleSlicingPredictor::MaxTree::set(std::size_t i, TimeNs value) {
+  i += leaves;
+  if (node[i] == value) return;
+  node[i] = value;
+  for (i /= 2; i >= 1; i /= 2) {
+    const TimeNs m = std::max(node[2 * i], node[2 * i + 1]);
+    if (node[i] == m) break;  // the maxima above do not change either
+    node[i] = m;
   }
 }
 
@@ -33,26 +43,46 @@ void SimpleSlicingPredictor::on_launch(std::int32_t k, std::int64_t blocks, int 
   K.max_residency = std::max(1, max_residency);
   K.sms.assign(static_cast<std::size_t>(sm_count_), SmState{});
   for (auto& s : K.sms) s.slice_residency = K.max_residency;
-  new_slice_for_all(k);
+  K.remaining.reset(K.sms.size());
+  K.total.reset(K.sms.size());
+  ++epoch_;  // a new slice for every other kernel (this one's SMs have no sample yet)
 }
 
 TimeNs SimpleSlicingPredictor::running_now(const SmState& s, TimeNs now) const {
   return s.running + (s.resident > 0 ? now - s.busy_since : 0);
 }
 
+TimeNs SimpleSlicingPredictor::remaining_of(const SmState& s, TimeNs total) {
+  // T_run at the time of the prediction; the remainder shrinks as the SM keeps running the kernel.
+  const TimeNs run_then = s.running + (s.resident > 0 ? s.predicted_at - s.busy_since : 0);
+  return std::max<TimeNs>(0, total - run_then);
+}
+
+void SimpleSlicingPredictor::refresh(Kernel& K, int sm) {
+  const SmState& s = K.sms[static_cast<std::size_t>(sm)];
+  if (!s.has_prediction) return;
+  const auto total = static_cast<TimeNs>(std::llround(s.predicted));
+  K.remaining.set(static_cast<std::size_t>(sm), remaining_of(s, total));
+  K.total.set(static_cast<std::size_t>(sm), total);
+}
+
 void SimpleSlicingPredictor::on_block_start(std::int32_t k, int sm, TimeNs now) {
-  SmState& s = kernel(k).sms.at(static_cast<std::size_t>(sm));
-  if (s.resident++ == 0) s.busy_since = now;
+  Kernel& K = kernel(k);
+  SmState& s = K.sms.at(static_cast<std::size_t>(sm));
+  if (s.resident++ == 0) {
+    s.busy_since = now;
+    refresh(K, sm);  // the remaining time depends on when the SM last became busy
+  }
 }
 
 void SimpleSlicingPredictor::on_block_end(std::int32_t k, int sm, TimeNs duration, TimeNs now) {
   Kernel& K = kernel(k);
   SmState& s = K.sms.at(static_cast<std::size_t>(sm));
   if (s.resident <= 0) throw std::logic_error("SimpleSlicingPredictor: block end without a start");
-  if (s.new_slice) {  // the first block to finish in the slice is the sample
+  if (s.sample_epoch != epoch_) {  // the first block to finish in the slice is the sample
     s.block_time = duration;
     s.slice_residency = s.resident;
-    s.new_slice = false;
+    s.sample_epoch = epoch_;
   }
   if (--s.resident == 0) s.running += now - s.busy_since;
   ++s.done;
@@ -62,11 +92,26 @@ void SimpleSlicingPredictor::on_block_end(std::int32_t k, int sm, TimeNs duratio
                 left * static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
   s.predicted_at = now;
   s.has_prediction = true;
+  refresh(K, sm);
 }
 
 void SimpleSlicingPredictor::on_kernel_end(std::int32_t k, TimeNs) {
   kernel(k).live = false;
-  new_slice_for_all(k);
+  ++epoch_;  // a new slice for every other kernel
+}
+
+std::optional<TimeNs> SimpleSlicingPredictor::max_remaining(std::int32_t k) const {
+  if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
+  const auto& K = kernels_[static_cast<std::size_t>(k)];
+  if (K.remaining.node.empty() || K.remaining.max() < 0) return std::nullopt;
+  return K.remaining.max();
+}
+
+std::optional<TimeNs> SimpleSlicingPredictor::max_predicted_total(std::int32_t k) const {
+  if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
+  const auto& K = kernels_[static_cast<std::size_t>(k)];
+  if (K.total.node.empty() || K.total.max() < 0) return std::nullopt;
+  return K.total.max();
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::predicted_total_on_sm(std::int32_t k, int sm) const {
@@ -80,10 +125,7 @@ std::optional<TimeNs> SimpleSlicingPredictor::predicted_total_on_sm(std::int32_t
 std::optional<TimeNs> SimpleSlicingPredictor::remaining_on_sm(std::int32_t k, int sm) const {
   const auto total = predicted_total_on_sm(k, sm);
   if (!total) return std::nullopt;
-  const auto& s = kernels_[static_cast<std::size_t>(k)].sms[static_cast<std::size_t>(sm)];
-  // T_run at the time of the prediction; the remainder shrinks as the SM keeps running the kernel.
-  const TimeNs run_then = s.running + (s.resident > 0 ? s.predicted_at - s.busy_since : 0);
-  return std::max<TimeNs>(0, *total - run_then);
+  return remaining_of(kernels_[static_cast<std::size_t>(k)].sms[static_cast<std::size_t>(sm)], *total);
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::predicted_finish(std::int32_t k, TimeNs now) const {

@@ -38,6 +38,11 @@ class SimpleSlicingPredictor {
   std::optional<TimeNs> predicted_finish(std::int32_t kernel, TimeNs now) const;
   // T_pred on an SM (total runtime on that SM as predicted), if any.
   std::optional<TimeNs> predicted_total_on_sm(std::int32_t kernel, int sm) const;
+  // The largest remaining_on_sm and predicted_total_on_sm over the kernel's SMs (nullopt before any of its
+  // blocks has finished). Kept up to date as blocks start and end, so a policy comparing many queued
+  // kernels pays O(1) per query instead of a pass over every SM (issue "Speed").
+  std::optional<TimeNs> max_remaining(std::int32_t kernel) const;
+  std::optional<TimeNs> max_predicted_total(std::int32_t kernel) const;
 
  private:
   struct SmState {          // Table 1
@@ -47,23 +52,37 @@ class SimpleSlicingPredictor {
     int resident = 0;       // blocks resident now
     int slice_residency = 0;  // R: resident blocks when the slice's sample block ended (itself included)
     TimeNs block_time = 0;  // t: duration of the first block to finish in the slice
-    bool new_slice = true;
+    // The slice epoch (below) whose sample this SM took; -1: none yet. A new slice starts when the epoch moves on.
+    std::int64_t sample_epoch = -1;
     bool has_prediction = false;
     double predicted = 0;   // T_pred
     TimeNs predicted_at = 0;
+  };
+  // Maximum over SMs, as a segment tree (leaves: -1 for an SM without a prediction).
+  struct MaxTree {
+    std::vector<TimeNs> node;
+    std::size_t leaves = 0;
+    void reset(std::size_t n);
+    void set(std::size_t i, TimeNs value);
+    TimeNs max() const { return node[1]; }
   };
   struct Kernel {
     bool live = false;
     double blocks_per_sm = 0;  // N_total = blocks / SMs (uniform distribution, as the paper assumes)
     int max_residency = 1;
     std::vector<SmState> sms;
+    MaxTree remaining, total;  // remaining_on_sm and predicted_total_on_sm of every SM
   };
   TimeNs running_now(const SmState& s, TimeNs now) const;
-  void new_slice_for_all(std::int32_t except);
+  static TimeNs remaining_of(const SmState& s, TimeNs total);
+  void refresh(Kernel& K, int sm);
   Kernel& kernel(std::int32_t k);
 
   int sm_count_;
   std::vector<Kernel> kernels_;
+  // A new slice starts for every running kernel whenever any kernel launches or ends: instead of marking
+  // every (kernel, SM), both bump this epoch, and an SM whose sample is of an older epoch is in a new slice.
+  std::int64_t epoch_ = 0;
 };
 
 }  // namespace gpusched

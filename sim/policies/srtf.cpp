@@ -19,12 +19,15 @@
 // more than `threshold`, it shares the GPU: the launch with the shortest remaining time is limited to
 // `residency_limit` blocks per SM and the others fill the rest.
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <optional>
+#include <set>
 
 #include "core/simple_slicing.h"
 #include "sim/policies/chimera_preemption.h"
 #include "sim/policies/issue.h"
+#include "sim/policies/room_index.h"
 #include "sim/policy.h"
 #include "sim/registry.h"
 
@@ -53,7 +56,15 @@ class SrtfPolicy final : public Policy {
   void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
     if (!predictor_) {
       predictor_.emplace(v.sm_count());
-      all_ = all_sms(v);
+      const auto n = static_cast<std::size_t>(v.launch_count());
+      seq_.assign(n, -1);
+      dirty_mark_.assign(n, 0);
+      in_ready_.assign(n, 0);
+      in_issuing_.assign(n, 0);
+      ready_key_.assign(n, 0);
+      changed_mark_.assign(n, 0);
+      class_bit_.assign(n, 0);
+      ready_per_class_.assign(64, 0);
     }
     bool changed = observe(v, events);
     if (preemptor_) preemptor_->observe(v, events);
@@ -62,8 +73,12 @@ class SrtfPolicy final : public Policy {
     if (preemptor_ && before >= 0 && running_ != before && running_ >= 0 && v.launch(before).phase == LaunchPhase::Released &&
         v.launch(before).issuable() > 0)
       hand_off(v, a, before);
+    if (preemptor_ && before >= 0) {
+      mark(before);
+      room_.reset_all();  // flushed and saved blocks free resources outside the freed-SM lists
+    }
     if (adaptive_) changed |= adapt(v, a);
-    dispatch(v, a, changed ? std::span<const std::int32_t>(all_) : std::span<const std::int32_t>(v.freed_sms()));
+    dispatch(v, a, changed);
   }
 
  private:
@@ -71,8 +86,11 @@ class SrtfPolicy final : public Policy {
   bool observe(const EngineView& v, std::span<const EngineEvent> events) {
     bool changed = false;
     for (const auto& e : events) {
+      if (e.launch >= 0) mark(e.launch);
       switch (e.kind) {
         case EventKind::LaunchReleased: {
+          seq_[static_cast<std::size_t>(e.launch)] = next_seq_++;  // its place in v.active()
+          class_bit_[static_cast<std::size_t>(e.launch)] = room_.class_bit(v, e.launch);
           const auto& L = v.launch(e.launch);
           predictor_->on_launch(e.launch, L.total_blocks, L.residency, v.now());
           unsampled_.push_back(e.launch);
@@ -96,12 +114,7 @@ class SrtfPolicy final : public Policy {
     return changed;
   }
 
-  bool has_prediction(const EngineView& v, std::int32_t l) const {
-    if (!sampling_enabled_) return true;
-    for (int sm = 0; sm < v.sm_count(); ++sm)
-      if (predictor_->remaining_on_sm(l, sm)) return true;
-    return false;
-  }
+  bool has_prediction(std::int32_t l) const { return !sampling_enabled_ || predictor_->max_remaining(l).has_value(); }
 
   // Predicted remaining time: the latest SM's remaining time (all SMs would work on it in parallel), or,
   // without sampling, the true time alone scaled by the blocks not yet completed.
@@ -109,24 +122,19 @@ class SrtfPolicy final : public Policy {
     const auto& L = v.launch(l);
     if (!sampling_enabled_)
       return L.alone * (L.total_blocks - L.completed) / std::max<std::int64_t>(1, L.total_blocks);
-    TimeNs r = 0;
-    for (int sm = 0; sm < v.sm_count(); ++sm)
-      if (const auto x = predictor_->remaining_on_sm(l, sm)) r = std::max(r, *x);
-    return r;
+    return std::max<TimeNs>(0, predictor_->max_remaining(l).value_or(0));
   }
 
   // Predicted total time alone (T_pred): used for slowdown estimates.
   TimeNs total(const EngineView& v, std::int32_t l) const {
     if (!sampling_enabled_) return std::max<TimeNs>(1, v.launch(l).alone);
-    TimeNs t = 1;
-    for (int sm = 0; sm < v.sm_count(); ++sm)
-      if (const auto x = predictor_->predicted_total_on_sm(l, sm)) t = std::max(t, *x);
-    return t;
+    return std::max<TimeNs>(1, predictor_->max_predicted_total(l).value_or(1));
   }
 
   // Picks the running and sampled launches; returns true if either changed.
   bool decide(const EngineView& v) {
     const std::int32_t before_running = running_, before_sampling = sampling_;
+    refresh(v);
     // A sample is complete once its blocks on the sample SM give a prediction: the shorter one runs.
     if (sampling_ >= 0 && predictor_->remaining_on_sm(sampling_, sample_sm_)) {
       std::erase(unsampled_, sampling_);
@@ -135,17 +143,19 @@ class SrtfPolicy final : public Policy {
     }
     // Shortest predicted remaining time among the launches with blocks to issue and a prediction; with
     // none predicted (or the GPU idle), the first to arrive runs without being sampled.
+    // (ready_ holds exactly those launches in SRTF order, ties in v.active() order.)
     std::int32_t best = -1;
-    for (const std::int32_t l : v.active()) {
-      if (v.launch(l).issuable() == 0 || l == sampling_ || !has_prediction(v, l)) continue;
-      if (best < 0 || remaining(v, l) < remaining(v, best)) best = l;
-    }
+    for (const auto& r : ready_)
+      if (r.launch != sampling_) {
+        best = r.launch;
+        break;
+      }
     const bool running_done = running_ < 0 || v.launch(running_).issuable() == 0;
     if (best >= 0 && (running_done || remaining(v, best) < remaining(v, running_))) running_ = best;
     if (running_ >= 0 && v.launch(running_).issuable() == 0) running_ = -1;
     if (running_ < 0) {
-      for (const std::int32_t l : v.active())
-        if (v.launch(l).issuable() > 0 && l != sampling_) {
+      for (const auto& [seq, l] : issuing_)  // the launches of v.active() with blocks to issue, in its order
+        if (l != sampling_) {
           running_ = l;
           std::erase(unsampled_, l);
           break;
@@ -154,7 +164,7 @@ class SrtfPolicy final : public Policy {
     // Sample the next unsampled launch (arrival order) while another runs.
     if (sampling_enabled_ && sampling_ < 0 && running_ >= 0) {
       for (const std::int32_t l : unsampled_) {
-        if (l == running_ || v.launch(l).issuable() == 0 || has_prediction(v, l)) continue;
+        if (l == running_ || v.launch(l).issuable() == 0 || has_prediction(l)) continue;
         sampling_ = l;
         // The first SM of the GPU the running launch uses (SM 0 on one GPU), as in the paper's Figure 12.
         const int gpu = std::max(0, v.launch(running_).gpu);
@@ -167,34 +177,69 @@ class SrtfPolicy final : public Policy {
   }
 
   // SRTF/Adaptive: share when the SRTF order would be unfair; returns true if the mode changed.
+  // The order is ready_: the active launches with blocks to issue and a prediction, by predicted remaining
+  // time, ties in v.active() order.
   bool adapt(const EngineView& v, Actions& a) {
-    std::vector<std::int32_t> order;
-    for (const std::int32_t l : v.active())
-      if (v.launch(l).issuable() > 0 && has_prediction(v, l)) order.push_back(l);
+    refresh(v);  // a hand-off may have changed what is left to issue
     bool share = false;
-    if (order.size() >= 2 && sampling_ < 0) {
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::int32_t x, std::int32_t y) { return remaining(v, x) < remaining(v, y); });
+    if (ready_.size() >= 2 && sampling_ < 0) {
       // Slowdown of each launch if run to completion in SRTF order from now: (finish - release) / alone.
-      double lo = 1e300, hi = 0;
-      TimeNs finish = v.now();
-      for (const std::int32_t l : order) {
-        finish += remaining(v, l);
-        const double slowdown =
-            static_cast<double>(finish - v.launch(l).release) / static_cast<double>(total(v, l));
-        lo = std::min(lo, slowdown);
-        hi = std::max(hi, slowdown);
+      const auto slowdown = [&](std::int32_t l, TimeNs finish) {
+        return static_cast<double>(finish - v.launch(l).release) / static_cast<double>(total(v, l));
+      };
+      // The first launch's slowdown bounds the lowest from above and the last one's (it finishes after all
+      // the others: now + the sum of every remaining time) the highest from below, so when those two
+      // already differ by more than the threshold the spread does too, and the pass over every queued
+      // launch below is not needed. Same doubles as the pass computes, so the decision is the same.
+      const Ready& first = *ready_.begin();
+      const Ready& last = *ready_.rbegin();
+      if (slowdown(last.launch, v.now() + ready_sum_) - slowdown(first.launch, v.now() + first.remaining) >
+          threshold_) {
+        share = true;
+      } else {
+        double lo = 1e300, hi = 0;
+        TimeNs finish = v.now();
+        for (const auto& r : ready_) {
+          finish += r.remaining;
+          const double x = slowdown(r.launch, finish);
+          lo = std::min(lo, x);
+          hi = std::max(hi, x);
+        }
+        share = hi - lo > threshold_;
       }
-      share = hi - lo > threshold_;
     }
-    const std::int32_t fastest = share ? order.front() : -1;
+    const std::int32_t fastest = share ? ready_.begin()->launch : -1;
     if (fastest == capped_) return false;
     if (capped_ >= 0 && v.launch(capped_).phase != LaunchPhase::Finished) a.set_residency_cap(capped_, INT_MAX);
     if (fastest >= 0) a.set_residency_cap(fastest, residency_limit_);
     capped_ = fastest;
-    sharers_ = share ? order : std::vector<std::int32_t>{};
+    set_sharers(share);
     if (share) running_ = fastest;
     return true;
+  }
+
+  // Sharing mode's fill order is ready_ as it was when the capped launch last changed (later arrivals and
+  // changed predictions join it only at the next change). Copying that order at every change made
+  // srtf-adaptive quadratic in the queue; instead it is kept as the present ready_ together with the old
+  // entries of the launches that changed since (changed_old_), merged when filling.
+  void set_sharers(bool share) {
+    for (const std::int32_t l : changed_) changed_mark_[static_cast<std::size_t>(l)] = 0;
+    changed_.clear();
+    changed_old_.clear();
+    changed_classes_ = 0;
+    sharing_ = share;
+  }
+
+  // Called before launch l's ready_ entry changes.
+  void note_change(std::int32_t l) {
+    const auto i = static_cast<std::size_t>(l);
+    if (!sharing_ || changed_mark_[i]) return;
+    changed_mark_[i] = 1;
+    changed_.push_back(l);
+    if (in_ready_[i]) {
+      changed_old_.insert(Ready{ready_key_[i], seq_[i], l});
+      changed_classes_ |= class_bit_[i];
+    }
   }
 
   // srtf-chimera: the launch SRTF just stopped gives up every SM it holds (except the sample SM), each block
@@ -208,20 +253,104 @@ class SrtfPolicy final : public Policy {
   }
 
   void fill(const EngineView& v, Actions& a, std::int32_t l, int sm) {
+    // A hand-off visits every SM, most of them full: the inline resource check spares those the engine's fill.
+    if (!v.resources_fit(l, sm, 1)) return;
     const std::int64_t n = a.fill(l, sm);
     for (std::int64_t i = 0; i < n; ++i) predictor_->on_block_start(l, sm, v.now());
+    if (n > 0) mark(l);
   }
 
-  void dispatch(const EngineView& v, Actions& a, std::span<const std::int32_t> candidates) {
-    for (const std::int32_t sm : candidates) {
-      if (sampling_ >= 0 && sm == sample_sm_) {
-        fill(v, a, sampling_, sm);  // the sample SM runs only the sampled launch
+  // The queued launches, kept ordered as they change instead of compared all at every event (issue
+  // "Speed": a pass over every queued launch per block event made srtf quadratic in the queue).
+  void mark(std::int32_t l) {
+    if (!dirty_mark_[static_cast<std::size_t>(l)]) {
+      dirty_mark_[static_cast<std::size_t>(l)] = 1;
+      dirty_.push_back(l);
+    }
+  }
+
+  std::size_t class_index(std::int32_t l) const {
+    return static_cast<std::size_t>(std::countr_zero(class_bit_[static_cast<std::size_t>(l)]));
+  }
+
+  void refresh(const EngineView& v) {
+    for (const std::int32_t l : dirty_) {
+      const auto i = static_cast<std::size_t>(l);
+      dirty_mark_[i] = 0;
+      const auto& L = v.launch(l);
+      const bool issuing = L.phase == LaunchPhase::Released && L.issuable() > 0;
+      if (issuing != static_cast<bool>(in_issuing_[i])) {
+        if (issuing)
+          issuing_.emplace(seq_[i], l);
+        else
+          issuing_.erase({seq_[i], l});
+        in_issuing_[i] = issuing;
+      }
+      const bool ready = issuing && has_prediction(l);
+      const TimeNs key = ready ? remaining(v, l) : 0;
+      if (ready == static_cast<bool>(in_ready_[i]) && (!ready || key == ready_key_[i])) continue;  // unchanged
+      note_change(l);
+      if (in_ready_[i]) {
+        ready_.erase(Ready{ready_key_[i], seq_[i], l});
+        ready_sum_ -= ready_key_[i];
+        if (--ready_per_class_[class_index(l)] == 0) ready_classes_ &= ~class_bit_[i];
+        in_ready_[i] = 0;
+      }
+      if (ready) {
+        ready_key_[i] = key;
+        ready_.insert(Ready{key, seq_[i], l});
+        ready_sum_ += key;
+        if (ready_per_class_[class_index(l)]++ == 0) ready_classes_ |= class_bit_[i];
+        in_ready_[i] = 1;
+      }
+    }
+    dirty_.clear();
+  }
+
+  void dispatch(const EngineView& v, Actions& a, bool every_sm) {
+    room_.on_freed(v.freed_sms());
+    if (!every_sm) {
+      for (const std::int32_t sm : v.freed_sms()) dispatch_sm(v, a, sm);
+      return;
+    }
+    // Every SM, in order, skipping those where no block of the launches that would be filled fits.
+    std::uint64_t classes = sharing_ ? changed_classes_ | ready_classes_ : 0;
+    if (running_ >= 0) classes |= class_bit_[static_cast<std::size_t>(running_)];
+    if (sampling_ >= 0) classes |= class_bit_[static_cast<std::size_t>(sampling_)];
+    room_.for_each_sm(v, classes, [&](int sm) { dispatch_sm(v, a, sm); });
+  }
+
+  void dispatch_sm(const EngineView& v, Actions& a, int sm) {
+    if (sampling_ >= 0 && sm == sample_sm_) {
+      fill(v, a, sampling_, sm);  // the sample SM runs only the sampled launch
+      return;
+    }
+    if (running_ >= 0) fill(v, a, running_, sm);
+    if (sharing_ && room_.any_fits(v, changed_classes_ | ready_classes_, sm)) fill_sharers(v, a, sm);
+  }
+
+  // Sharing mode: the capped fastest launch leaves room that the others take, shortest first. Skips only
+  // sharers the engine would give nothing: finished, nothing left to issue, or no room for a block of their
+  // footprint on the SM (fills only take room, so that footprint stays out for the rest of the pass; the
+  // pass stops once every footprint among the sharers is out).
+  void fill_sharers(const EngineView& v, Actions& a, int sm) {
+    const std::uint64_t present = changed_classes_ | ready_classes_;
+    std::uint64_t out = 0;
+    auto now_it = ready_.begin();
+    auto old_it = changed_old_.begin();
+    while ((present & ~out) != 0) {
+      // The next sharer of the order: from the present ready_ unless its entry changed since, else the old one.
+      while (now_it != ready_.end() && changed_mark_[static_cast<std::size_t>(now_it->launch)]) ++now_it;
+      const bool from_old = old_it != changed_old_.end() && (now_it == ready_.end() || *old_it < *now_it);
+      if (!from_old && now_it == ready_.end()) break;
+      const std::int32_t l = from_old ? (old_it++)->launch : (now_it++)->launch;
+      if (l == running_ || v.launch(l).phase != LaunchPhase::Released || v.launch(l).issuable() == 0) continue;
+      if (v.resource_room(l, sm) == 0) {
+        const std::uint64_t bit = class_bit_[static_cast<std::size_t>(l)];
+        if (bit != RoomIndex::kOther) out |= bit;
         continue;
       }
-      if (running_ >= 0) fill(v, a, running_, sm);
-      // Sharing mode: the capped fastest launch leaves room that the others take, shortest first.
-      for (const std::int32_t l : sharers_)
-        if (l != running_ && v.launch(l).phase == LaunchPhase::Released) fill(v, a, l, sm);
+      fill(v, a, l, sm);
     }
   }
 
@@ -232,7 +361,32 @@ class SrtfPolicy final : public Policy {
   const double threshold_;
   const int residency_limit_;
   std::optional<SimpleSlicingPredictor> predictor_;
-  std::vector<std::int32_t> all_, unsampled_, sharers_;
+  std::vector<std::int32_t> unsampled_;
+  RoomIndex room_;
+  std::vector<std::uint64_t> class_bit_;    // per launch: its footprint class in room_
+  std::vector<std::int64_t> ready_per_class_;  // launches in ready_ per footprint class (63: the rest)
+  std::uint64_t ready_classes_ = 0;            // the classes with launches in ready_
+  bool sharing_ = false;
+  std::vector<std::int32_t> changed_;  // launches whose ready_ entry changed since sharing began
+  std::vector<char> changed_mark_;
+  std::uint64_t changed_classes_ = 0;
+  // Launches with blocks to issue and a prediction, by (remaining, place in v.active()), with the sum of
+  // their remaining times; launches with blocks to issue by place in v.active(); the launches whose entries
+  // may be stale (an event or a fill touched them since the last refresh).
+  struct Ready {
+    TimeNs remaining;
+    std::int64_t seq;
+    std::int32_t launch;
+    auto operator<=>(const Ready&) const = default;
+  };
+  std::set<Ready> ready_, changed_old_;
+  TimeNs ready_sum_ = 0;
+  std::set<std::pair<std::int64_t, std::int32_t>> issuing_;
+  std::vector<std::int64_t> seq_;
+  std::int64_t next_seq_ = 0;
+  std::vector<TimeNs> ready_key_;
+  std::vector<char> in_ready_, in_issuing_, dirty_mark_;
+  std::vector<std::int32_t> dirty_;
   std::int32_t running_ = -1, sampling_ = -1, capped_ = -1;
   int sample_sm_ = 0;
 };
