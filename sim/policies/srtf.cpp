@@ -44,7 +44,8 @@ class SrtfPolicy final : public Policy {
         residency_limit_(adaptive ? static_cast<int>(p.get_int("residency_limit")) : INT_MAX) {
     using chimera::Technique;
     if (preempt_)
-      preemptor_.emplace(preemption_settings(p, {Technique::Flush, Technique::Drain, Technique::Switch}, Technique::Switch));
+      preemptor_.emplace(
+          preemption_settings(p, {Technique::Flush, Technique::Drain, Technique::Switch}, Technique::Switch));
   }
 
   std::string name() const override { return preempt_ ? "srtf-chimera" : adaptive_ ? "srtf-adaptive" : "srtf"; }
@@ -70,8 +71,8 @@ class SrtfPolicy final : public Policy {
     if (preemptor_) preemptor_->observe(v, events);
     const std::int32_t before = running_;
     changed |= decide(v);
-    if (preemptor_ && before >= 0 && running_ != before && running_ >= 0 && v.launch(before).phase == LaunchPhase::Released &&
-        v.launch(before).issuable() > 0)
+    if (preemptor_ && before >= 0 && running_ != before && running_ >= 0 &&
+        v.launch(before).phase == LaunchPhase::Released && v.launch(before).issuable() > 0)
       hand_off(v, a, before);
     if (preemptor_ && before >= 0) {
       mark(before);
@@ -120,8 +121,7 @@ class SrtfPolicy final : public Policy {
   // without sampling, the true time alone scaled by the blocks not yet completed.
   TimeNs remaining(const EngineView& v, std::int32_t l) const {
     const auto& L = v.launch(l);
-    if (!sampling_enabled_)
-      return L.alone * (L.total_blocks - L.completed) / std::max<std::int64_t>(1, L.total_blocks);
+    if (!sampling_enabled_) return L.alone * (L.total_blocks - L.completed) / std::max<std::int64_t>(1, L.total_blocks);
     return std::max<TimeNs>(0, predictor_->max_remaining(l).value_or(0));
   }
 
@@ -168,8 +168,8 @@ class SrtfPolicy final : public Policy {
         sampling_ = l;
         // The first SM of the GPU the running launch uses (SM 0 on one GPU), as in the paper's Figure 12.
         const int gpu = std::max(0, v.launch(running_).gpu);
-        sample_sm_ = v.launch(l).gpu >= 0 && v.launch(l).gpu != gpu ? v.launch(l).gpu * v.sms_per_gpu()
-                                                                     : gpu * v.sms_per_gpu();
+        sample_sm_ =
+            v.launch(l).gpu >= 0 && v.launch(l).gpu != gpu ? v.launch(l).gpu * v.sms_per_gpu() : gpu * v.sms_per_gpu();
         break;
       }
     }
@@ -363,7 +363,7 @@ class SrtfPolicy final : public Policy {
   std::optional<SimpleSlicingPredictor> predictor_;
   std::vector<std::int32_t> unsampled_;
   RoomIndex room_;
-  std::vector<std::uint64_t> class_bit_;    // per launch: its footprint class in room_
+  std::vector<std::uint64_t> class_bit_;       // per launch: its footprint class in room_
   std::vector<std::int64_t> ready_per_class_;  // launches in ready_ per footprint class (63: the rest)
   std::uint64_t ready_classes_ = 0;            // the classes with launches in ready_
   bool sharing_ = false;
@@ -412,10 +412,8 @@ GPUSCHED_REGISTER_PLUGIN(
     "SRTF that shares SMs when predicted slowdowns diverge, capping the fastest launch's residency (seed 001)",
     (std::vector<gpusched::sim::ParamSpec>{
         gpusched::sim::sampling_param(),
-        {"threshold", gpusched::sim::ParamType::Double, "0.5",
-         "share when max - min predicted slowdown exceeds this"},
-        {"residency_limit", gpusched::sim::ParamType::Int, "3",
-         "blocks per SM of the fastest launch while sharing"}}),
+        {"threshold", gpusched::sim::ParamType::Double, "0.5", "share when max - min predicted slowdown exceeds this"},
+        {"residency_limit", gpusched::sim::ParamType::Int, "3", "blocks per SM of the fastest launch while sharing"}}),
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::SrtfPolicy>(p, true); })
 
 GPUSCHED_REGISTER_PLUGIN(
