@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "core/content_hash.h"
 #include "core/duration_format.h"
+#include "core/prediction_errors.h"
 #include "core/store/run_comparison.h"
 #include "core/store/store.h"
 #include "live/commands.h"
@@ -19,6 +21,7 @@
 #include "live/device_spec.h"
 #include "live/executor/executor.h"
 #include "live/executor/measured_run.h"
+#include "live/executor/plan_adherence.h"
 #include "live/executor/plan.h"
 #include "live/executor/timeshare_executor.h"
 #include "live/suite_binding.h"
@@ -40,6 +43,8 @@ struct ValidateArgs {
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false;
   std::string inject_fault;
+  std::string csv;  // executor.csv rows go here
+  int repeat = 1;   // the rows' repeat column
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -79,6 +84,27 @@ PhaseTime phase_time(const Schedule& s) {
     if (p.state == PhaseState::SaveState) t.save += d;
   }
   return t;
+}
+
+constexpr const char* kExecutorCsvColumns = ",start_delay_median_us,start_delay_p99_us";
+
+// The plan's adherence: hand-off delays, and each launch's turnaround error split into the executor's part, the
+// model's, the releases' and the plan's order (medians over launches, in % of the predicted turnaround).
+void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted) {
+  std::vector<double> executor, model, release, order;
+  for (std::size_t l = 0; l < x.launches.size(); ++l) {
+    const double t = static_cast<double>(std::max<TimeNs>(1, predicted.launches[l].outcome.turnaround)) / 100.0;
+    executor.push_back(static_cast<double>(x.launches[l].executor) / t);
+    model.push_back(static_cast<double>(x.launches[l].model) / t);
+    release.push_back(static_cast<double>(x.launches[l].release) / t);
+    order.push_back(static_cast<double>(x.launches[l].order) / t);
+  }
+  fmt::print(
+      "  plan adherence: hand-off delay median {:.1f} us, p99 {:.1f} us (start - planned start median {:.1f} us); "
+      "turnaround error, median over launches: executor {:+.1f}%, model {:+.1f}%, release {:+.1f}%, order "
+      "{:+.1f}%\n",
+      x.hand_off_delay_median_us, x.hand_off_delay_p99_us, x.start_offset_median_us, nearest_rank(executor, 0.5),
+      nearest_rank(model, 0.5), nearest_rank(release, 0.5), nearest_rank(order, 0.5));
 }
 
 int validate_command(const ValidateArgs& a) {
@@ -170,6 +196,7 @@ int validate_command(const ValidateArgs& a) {
              "blk KS", "grids");
   int executions = 0;
   std::set<std::string> notes;
+  std::vector<std::string> csv_rows;
   for (const auto& model : models) {
     for (const auto& policy : policies) {
       sim::RunOptions o;
@@ -194,7 +221,23 @@ int validate_command(const ValidateArgs& a) {
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
       ExecutionResult ex = time_shared ? execute_timeshare(steps, own_launches(), eo) : execute_plan(plan, exec, eo);
       live_info.finished_at = store::utc_now_iso8601();
+      const Schedule executed_schedule = time_shared ? Schedule{} : ex.schedule;
       RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
+      std::optional<PlanAdherence> adherence;
+      if (!time_shared) {
+        RunResult executed;
+        executed.schedule = executed_schedule;
+        executed.launches = measured.launches;
+        adherence = plan_adherence(predicted, executed, ex.plan_piece);
+      }
+      if (!a.csv.empty()) {
+        auto row = native_csv_row(w.name, gpu.name, fmt::format("{}/{}", policy, model), a.repeat,
+                                  prediction_errors(w, measured, predicted));
+        row += adherence ? fmt::format(",{:.2f},{:.2f}", adherence->hand_off_delay_median_us,
+                                       adherence->hand_off_delay_p99_us)
+                         : std::string(",,");
+        csv_rows.push_back(std::move(row));
+      }
       live_info.host = store::host_name();
       live_info.events = 0;
       live_info.key = store::make_run_key(live_info, live_info.host + " " + live_info.started_at);
@@ -250,9 +293,11 @@ int validate_command(const ValidateArgs& a) {
       if (ex.skipped)
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
                    ex.skipped);
+      if (adherence) print_adherence(*adherence, predicted_record);
     }
   }
   for (const auto& n : notes) fmt::print("note: {}\n", n);
+  if (!a.csv.empty()) append_csv_rows(a.csv, std::string(kNativeCsvHeader) + kExecutorCsvColumns, csv_rows);
   fmt::print(
       "\nerrors are (live - predicted) / predicted; |turn err|: mean over launches of the turnaround's; blk KS: "
       "Kolmogorov-Smirnov statistic of the block-time distributions; stored in {} (gpusched compare DB LIVE "
@@ -288,6 +333,10 @@ void add_validate_command(CLI::App& app, int& result) {
                 "hardware place its blocks");
   cmd->add_option("--inject-fault", a->inject_fault,
                   "Test the error paths: the second execution's first worker hangs or faults (hang, error)");
+  cmd->add_option("--csv", a->csv,
+                  "Append one row per execution to this CSV (docs/validation/executor.csv: native.csv's columns plus "
+                  "the hand-off delay's median and p99)");
+  cmd->add_option("--repeat", a->repeat, "The CSV rows' repeat number");
   cmd->callback([a, &result] { result = validate_command(*a); });
 }
 

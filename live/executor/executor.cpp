@@ -352,6 +352,7 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
   std::uint64_t origin = 0;
   GPUSCHED_CUDA(cudaMemcpy(&origin, origin_stamp, sizeof origin, cudaMemcpyDeviceToHost));
 
+  std::vector<std::pair<BlockPiece, std::size_t>> executed;  // with the plan's piece it carried out
   for (std::size_t i = 0; i < n; ++i) {
     const auto records = live[i].queues->records();
     const auto& lq = plan.launches[i];
@@ -373,12 +374,17 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
       p.gpu = 0;
       p.sm = static_cast<std::int16_t>(r.smid);
       p.outcome = piece_outcome(outcome);
-      result.schedule.pieces.push_back(p);
+      executed.emplace_back(p, lq.plan_piece[e]);
     }
   }
-  std::sort(result.schedule.pieces.begin(), result.schedule.pieces.end(), [](const BlockPiece& a, const BlockPiece& b) {
+  std::sort(executed.begin(), executed.end(), [](const auto& x, const auto& y) {
+    const BlockPiece &a = x.first, &b = y.first;
     return std::tie(a.end, a.sm, a.launch, a.block) < std::tie(b.end, b.sm, b.launch, b.block);
   });
+  for (const auto& [p, planned] : executed) {
+    result.schedule.pieces.push_back(p);
+    result.plan_piece.push_back(planned);
+  }
   return result;
 }
 

@@ -77,6 +77,7 @@ struct ExecutorOptions {
 
 struct ExecutionResult {
   Schedule schedule;                // the pieces the GPU ran; times from the execution's origin on the GPU clock
+  std::vector<std::size_t> plan_piece;  // per piece of `schedule`: the plan's piece it carried out (block plans)
   std::vector<int> grids;           // worker grids started per launch
   std::vector<int> workers_per_sm;  // residency of each launch's worker kernel
   std::vector<int> green_sms;       // per launch: the SMs of its green context (0: none, any SM)

@@ -1,0 +1,114 @@
+#include "live/executor/plan_adherence.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "core/prediction_errors.h"
+
+namespace gpusched::live {
+
+PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed,
+                             const std::vector<std::size_t>& executed_plan_piece) {
+  const auto& plan = planned.schedule.pieces;
+  const auto& exec = executed.schedule.pieces;
+  if (executed_plan_piece.size() != exec.size())
+    throw std::invalid_argument("plan_adherence: one planned piece is needed per executed piece");
+  if (planned.launches.size() != executed.launches.size())
+    throw std::invalid_argument("plan_adherence: the runs have different launches");
+
+  // Per planned piece, its executed piece (-1: not executed, e.g. skipped because its block had already ended).
+  std::vector<std::ptrdiff_t> executed_of(plan.size(), -1);
+  for (std::size_t i = 0; i < exec.size(); ++i) {
+    const std::size_t p = executed_plan_piece[i];
+    if (p >= plan.size() || plan[p].launch != exec[i].launch || plan[p].block != exec[i].block)
+      throw std::invalid_argument("plan_adherence: an executed piece maps to a planned piece of another block");
+    executed_of[p] = static_cast<std::ptrdiff_t>(i);
+  }
+
+  // Hand-offs: a planned piece starting at the instant another piece ended on its SM waited for that piece; among
+  // several, the one whose execution ended last (the one that held it up).
+  std::map<std::tuple<int, int, TimeNs>, std::vector<std::size_t>> ended_at;
+  for (std::size_t p = 0; p < plan.size(); ++p) ended_at[{plan[p].gpu, plan[p].sm, plan[p].end}].push_back(p);
+  std::vector<std::ptrdiff_t> hand_off(plan.size(), -1);
+  for (std::size_t p = 0; p < plan.size(); ++p) {
+    const auto it = ended_at.find({plan[p].gpu, plan[p].sm, plan[p].start});
+    if (it == ended_at.end()) continue;
+    TimeNs latest = -1;
+    for (const std::size_t r : it->second) {
+      if (r == p || executed_of[r] < 0) continue;
+      const TimeNs end = exec[static_cast<std::size_t>(executed_of[r])].end;
+      if (end > latest) {
+        latest = end;
+        hand_off[p] = static_cast<std::ptrdiff_t>(r);
+      }
+    }
+  }
+
+  PlanAdherence out;
+  out.pieces.resize(exec.size());
+  std::vector<double> delays, offsets;
+  for (std::size_t i = 0; i < exec.size(); ++i) {
+    const std::size_t p = executed_plan_piece[i];
+    const auto l = static_cast<std::size_t>(plan[p].launch);
+    auto& a = out.pieces[i];
+    a.plan_piece = p;
+    a.planned_start = plan[p].start;
+    a.planned_end = plan[p].end;
+    a.executed_start = exec[i].start;
+    a.executed_end = exec[i].end;
+    // Without a hand-off: released in the execution, as long after its launch's release as in the plan.
+    a.ready = executed.launches[l].release + (plan[p].start - planned.launches[l].release);
+    if (hand_off[p] >= 0) {
+      const TimeNs handed = exec[static_cast<std::size_t>(executed_of[static_cast<std::size_t>(hand_off[p])])].end;
+      if (handed >= a.ready) {
+        a.ready = handed;
+        a.hand_off = hand_off[p];
+      }
+    }
+    a.hand_off_delay = a.executed_start - a.ready;
+    delays.push_back(static_cast<double>(a.hand_off_delay) / 1e3);
+    offsets.push_back(static_cast<double>(a.executed_start - a.planned_start) / 1e3);
+  }
+  if (!delays.empty()) {
+    out.hand_off_delay_median_us = nearest_rank(delays, 0.5);
+    out.hand_off_delay_p99_us = nearest_rank(delays, 0.99);
+    out.start_offset_median_us = nearest_rank(offsets, 0.5);
+  }
+
+  // Each launch's error along the chain of hand-offs ending at its last executed piece.
+  const std::size_t n = planned.launches.size();
+  std::vector<std::ptrdiff_t> last(n, -1);
+  for (std::size_t i = 0; i < exec.size(); ++i) {
+    const auto l = static_cast<std::size_t>(exec[i].launch);
+    if (last[l] < 0 || exec[i].end > exec[static_cast<std::size_t>(last[l])].end) last[l] = static_cast<std::ptrdiff_t>(i);
+  }
+  out.launches.resize(n);
+  for (std::size_t l = 0; l < n; ++l) {
+    const auto& m = executed.launches[l];
+    const auto& pr = planned.launches[l];
+    auto& e = out.launches[l];
+    e.error = (m.finish - m.release) - (pr.finish - pr.release);
+    if (last[l] < 0) continue;
+    std::size_t i = static_cast<std::size_t>(last[l]);
+    e.order = out.pieces[i].planned_end - pr.finish;
+    // Measured finish is the last piece's end; anything else (a launch finished by a kill) goes to the executor.
+    e.executor = m.finish - exec[i].end;
+    for (std::size_t guard = 0; guard <= exec.size(); ++guard) {
+      const auto& a = out.pieces[i];
+      ++e.chain;
+      e.executor += a.hand_off_delay;
+      e.model += (a.executed_end - a.executed_start) - (a.planned_end - a.planned_start);
+      if (a.hand_off < 0) {
+        const auto first = static_cast<std::size_t>(exec[i].launch);
+        e.release = (executed.launches[first].release - planned.launches[first].release) - (m.release - pr.release);
+        break;
+      }
+      i = static_cast<std::size_t>(executed_of[static_cast<std::size_t>(a.hand_off)]);
+    }
+  }
+  return out;
+}
+
+}  // namespace gpusched::live

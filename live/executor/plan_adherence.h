@@ -1,0 +1,47 @@
+// Plan adherence (issue "Fidelity 2"): how an executed plan departed from the plan, piece by piece, and what each
+// launch's turnaround error is made of. Plain C++ (no CUDA): tested without a GPU.
+//
+// Every planned piece that started when another piece on its SM ended has that piece as its hand-off: the slot
+// it waited for. In the execution a piece could start once its hand-off's executed piece had ended (or, without
+// one, once its launch was released there as long after release as in the plan); its hand-off delay is how much
+// later it started: the executor's part. A launch's turnaround error (measured - predicted) is then split exactly
+// along the chain of hand-offs that ends at its last executed piece:
+//   error = executor (sum of the chain's hand-off delays)
+//         + model (sum of the chain's executed - planned piece durations: interference, block-time variance)
+//         + release (how much later the chain's first launch was released than the launch's own, against the plan)
+//         + order (the chain's planned end - the launch's planned finish, <= 0: another piece ended it in the plan).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "core/run_result.h"
+
+namespace gpusched::live {
+
+struct PieceAdherence {
+  std::size_t plan_piece = 0;  // index in the planned Schedule's pieces
+  std::ptrdiff_t hand_off = -1;  // the planned piece whose end it waited for (index in the planned pieces), or -1
+  TimeNs planned_start = 0, planned_end = 0, executed_start = 0, executed_end = 0;
+  TimeNs ready = 0;          // when it could have started in the execution
+  TimeNs hand_off_delay = 0;  // executed_start - ready
+};
+
+struct LaunchErrorParts {
+  TimeNs error = 0;  // measured turnaround - predicted turnaround
+  TimeNs executor = 0, model = 0, release = 0, order = 0;
+  std::size_t chain = 0;  // pieces on the chain
+};
+
+struct PlanAdherence {
+  std::vector<PieceAdherence> pieces;    // one per executed piece, in the executed Schedule's order
+  std::vector<LaunchErrorParts> launches;  // by launch index
+  double hand_off_delay_median_us = 0, hand_off_delay_p99_us = 0;
+  double start_offset_median_us = 0;  // executed_start - planned_start
+};
+
+// `executed_plan_piece[i]`: the planned piece executed piece i carried out. Launch outcomes (release, finish) come
+// from both runs. Throws std::invalid_argument when the mapping does not match the Schedules.
+PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed,
+                             const std::vector<std::size_t>& executed_plan_piece);
+
+}  // namespace gpusched::live

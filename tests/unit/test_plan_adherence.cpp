@@ -1,0 +1,100 @@
+// Plan adherence: hand-off delays per piece and each launch's turnaround error split along its chain of
+// hand-offs (live/executor/plan_adherence.h), on cases worked by hand.
+#include <gtest/gtest.h>
+
+#include "live/executor/plan_adherence.h"
+
+using namespace gpusched;
+
+namespace {
+
+BlockPiece piece(std::int32_t launch, TimeNs start, TimeNs end, std::int16_t sm = 0) {
+  BlockPiece p;
+  p.launch = launch;
+  p.block = 0;
+  p.sm = sm;
+  p.start = start;
+  p.end = end;
+  return p;
+}
+
+LaunchOutcome outcome(TimeNs release, TimeNs finish) {
+  LaunchOutcome o;
+  o.release = release;
+  o.finish = finish;
+  return o;
+}
+
+}  // namespace
+
+// One SM. Plan: A [0, 100], then B [100, 150] in A's slot (B released at 10). Executed: A [5, 120], B [130, 190].
+TEST(PlanAdherence, SplitsEachLaunchErrorAlongItsHandOffs) {
+  RunResult planned, executed;
+  planned.schedule.pieces = {piece(0, 0, 100), piece(1, 100, 150)};
+  planned.launches = {outcome(0, 100), outcome(10, 150)};
+  executed.schedule.pieces = {piece(0, 5, 120), piece(1, 130, 190)};
+  executed.launches = {outcome(0, 120), outcome(10, 190)};
+  const auto a = live::plan_adherence(planned, executed, {0, 1});
+
+  ASSERT_EQ(a.pieces.size(), 2u);
+  // A: nothing ended on the SM at 0, so it could start at its release, 0; it started at 5.
+  EXPECT_EQ(a.pieces[0].hand_off, -1);
+  EXPECT_EQ(a.pieces[0].ready, 0);
+  EXPECT_EQ(a.pieces[0].hand_off_delay, 5);
+  // B waited for A (A's planned end 100 = B's planned start); A ended at 120, B started at 130: 10 late.
+  EXPECT_EQ(a.pieces[1].hand_off, 0);
+  EXPECT_EQ(a.pieces[1].ready, 120);
+  EXPECT_EQ(a.pieces[1].hand_off_delay, 10);
+
+  // A: error (120 - 0) - (100 - 0) = 20 = executor 5 + model (115 - 100) 15.
+  EXPECT_EQ(a.launches[0].error, 20);
+  EXPECT_EQ(a.launches[0].executor, 5);
+  EXPECT_EQ(a.launches[0].model, 15);
+  EXPECT_EQ(a.launches[0].release, 0);
+  EXPECT_EQ(a.launches[0].order, 0);
+  // B: error (190 - 10) - (150 - 10) = 40 = executor (10 + 5) + model ((60 - 50) + 15) along B <- A.
+  EXPECT_EQ(a.launches[1].error, 40);
+  EXPECT_EQ(a.launches[1].executor, 15);
+  EXPECT_EQ(a.launches[1].model, 25);
+  EXPECT_EQ(a.launches[1].release, 0);
+  EXPECT_EQ(a.launches[1].order, 0);
+  EXPECT_EQ(a.launches[1].chain, 2u);
+  // Delays 5 ns and 10 ns: nearest-rank median 0.005 us, p99 0.010 us.
+  EXPECT_DOUBLE_EQ(a.hand_off_delay_median_us, 0.005);
+  EXPECT_DOUBLE_EQ(a.hand_off_delay_p99_us, 0.010);
+}
+
+// Two SMs. Plan: A [0, 100] on SM 0 and [0, 80] on SM 1 (finish 100); B [80, 130] on SM 1 after A's second
+// piece. Executed: A's SM 0 piece runs [0, 140] (finish 140), its SM 1 piece [0, 80], B [95, 140]. B's error
+// (140 - 0) - (130 - 0) = 10 = executor 15 (it started 15 after the hand-off) + model (45 - 50) -5. A's error 40:
+// its last executed piece is on SM 0, whose chain is that piece alone: model 40.
+TEST(PlanAdherence, OrderTermWhenTheChainIsNotThePlansLastPiece) {
+  RunResult planned, executed;
+  planned.schedule.pieces = {piece(0, 0, 100, 0), piece(0, 0, 80, 1), piece(1, 80, 130, 1)};
+  planned.schedule.pieces[1].block = 1;
+  planned.launches = {outcome(0, 100), outcome(0, 130)};
+  executed.schedule.pieces = {piece(0, 0, 80, 1), piece(1, 95, 140, 1), piece(0, 0, 140, 0)};
+  executed.schedule.pieces[0].block = 1;
+  executed.launches = {outcome(0, 140), outcome(0, 140)};
+  const auto a = live::plan_adherence(planned, executed, {1, 2, 0});
+  EXPECT_EQ(a.launches[0].error, 40);
+  EXPECT_EQ(a.launches[0].model, 40);
+  EXPECT_EQ(a.launches[0].executor, 0);
+  EXPECT_EQ(a.launches[1].error, 10);
+  EXPECT_EQ(a.launches[1].executor, 15);
+  EXPECT_EQ(a.launches[1].model, -5);
+  // If A's SM 1 piece had been its last executed one, the order term would carry its planned end 80 - finish 100.
+  for (const auto& l : a.launches)
+    EXPECT_EQ(l.error, l.executor + l.model + l.release + l.order);
+}
+
+TEST(PlanAdherence, RejectsAMappingToAnotherBlock) {
+  RunResult planned, executed;
+  planned.schedule.pieces = {piece(0, 0, 100)};
+  planned.launches = {outcome(0, 100)};
+  executed.schedule.pieces = {piece(0, 0, 100)};
+  executed.schedule.pieces[0].block = 3;
+  executed.launches = {outcome(0, 100)};
+  EXPECT_THROW(live::plan_adherence(planned, executed, {0}), std::invalid_argument);
+  EXPECT_THROW(live::plan_adherence(planned, executed, {}), std::invalid_argument);
+}
