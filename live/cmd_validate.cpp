@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <set>
@@ -100,10 +101,11 @@ void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted) 
     order.push_back(static_cast<double>(x.launches[l].order) / t);
   }
   fmt::print(
-      "  plan adherence: hand-off delay median {:.1f} us, p99 {:.1f} us (start - planned start median {:.1f} us); "
-      "turnaround error, median over launches: executor {:+.1f}%, model {:+.1f}%, release {:+.1f}%, order "
-      "{:+.1f}%\n",
-      x.hand_off_delay_median_us, x.hand_off_delay_p99_us, x.start_offset_median_us, nearest_rank(executor, 0.5),
+      "  plan adherence: hand-off delay median {:.1f} us, p99 {:.1f} us over {} pieces on their planned SM ({} "
+      "placed elsewhere; start - planned start median {:.1f} us); turnaround error, median over launches: executor "
+      "{:+.1f}%, model {:+.1f}%, release {:+.1f}%, order {:+.1f}%\n",
+      x.hand_off_delay_median_us, x.hand_off_delay_p99_us, x.pieces.size() - x.moved, x.moved,
+      x.start_offset_median_us, nearest_rank(executor, 0.5),
       nearest_rank(model, 0.5), nearest_rank(release, 0.5), nearest_rank(order, 0.5));
 }
 
@@ -228,7 +230,11 @@ int validate_command(const ValidateArgs& a) {
         RunResult executed;
         executed.schedule = executed_schedule;
         executed.launches = measured.launches;
-        adherence = plan_adherence(predicted, executed, ex.plan_piece);
+        std::vector<TimeNs> wait;  // slot occupancy before the block's first stamp, as the recording had it
+        for (const auto& piece : predicted.schedule.pieces)
+          wait.push_back(std::max<TimeNs>(
+              0, piece.end - piece.start - static_cast<TimeNs>(std::llround(raw_equivalent_ns(w, piece)))));
+        adherence = plan_adherence(predicted, executed, ex.plan_piece, wait);
       }
       if (!a.csv.empty()) {
         auto row = native_csv_row(w.name, gpu.name, fmt::format("{}/{}", policy, model), a.repeat,

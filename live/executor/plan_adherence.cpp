@@ -10,11 +10,14 @@
 namespace gpusched::live {
 
 PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed,
-                             const std::vector<std::size_t>& executed_plan_piece) {
+                             const std::vector<std::size_t>& executed_plan_piece,
+                             const std::vector<TimeNs>& planned_wait) {
   const auto& plan = planned.schedule.pieces;
   const auto& exec = executed.schedule.pieces;
   if (executed_plan_piece.size() != exec.size())
     throw std::invalid_argument("plan_adherence: one planned piece is needed per executed piece");
+  if (!planned_wait.empty() && planned_wait.size() != plan.size())
+    throw std::invalid_argument("plan_adherence: one planned wait is needed per planned piece");
   if (planned.launches.size() != executed.launches.size())
     throw std::invalid_argument("plan_adherence: the runs have different launches");
 
@@ -67,15 +70,18 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
         a.hand_off = hand_off[p];
       }
     }
-    a.hand_off_delay = a.executed_start - a.ready;
-    delays.push_back(static_cast<double>(a.hand_off_delay) / 1e3);
+    a.wait = planned_wait.empty() ? 0 : planned_wait[p];
+    a.hand_off_delay = a.executed_start - (a.ready + a.wait);
+    a.moved = exec[i].sm != plan[p].sm || exec[i].gpu != plan[p].gpu;
+    out.moved += a.moved;
+    if (!a.moved) delays.push_back(static_cast<double>(a.hand_off_delay) / 1e3);
     offsets.push_back(static_cast<double>(a.executed_start - a.planned_start) / 1e3);
   }
   if (!delays.empty()) {
     out.hand_off_delay_median_us = nearest_rank(delays, 0.5);
     out.hand_off_delay_p99_us = nearest_rank(delays, 0.99);
-    out.start_offset_median_us = nearest_rank(offsets, 0.5);
   }
+  if (!offsets.empty()) out.start_offset_median_us = nearest_rank(offsets, 0.5);
 
   // Each launch's error along the chain of hand-offs ending at its last executed piece.
   const std::size_t n = planned.launches.size();
@@ -99,7 +105,7 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
       const auto& a = out.pieces[i];
       ++e.chain;
       e.executor += a.hand_off_delay;
-      e.model += (a.executed_end - a.executed_start) - (a.planned_end - a.planned_start);
+      e.model += (a.executed_end - a.executed_start) - (a.planned_end - a.planned_start - a.wait);
       if (a.hand_off < 0) {
         const auto first = static_cast<std::size_t>(exec[i].launch);
         e.release = (executed.launches[first].release - planned.launches[first].release) - (m.release - pr.release);

@@ -7,7 +7,8 @@
 // later it started: the executor's part. A launch's turnaround error (measured - predicted) is then split exactly
 // along the chain of hand-offs that ends at its last executed piece:
 //   error = executor (sum of the chain's hand-off delays)
-//         + model (sum of the chain's executed - planned piece durations: interference, block-time variance)
+//         + model (sum of the chain's executed - planned piece durations, the planned wait taken off: interference,
+//           block-time variance)
 //         + release (how much later the chain's first launch was released than the launch's own, against the plan)
 //         + order (the chain's planned end - the launch's planned finish, <= 0: another piece ended it in the plan).
 #pragma once
@@ -23,7 +24,9 @@ struct PieceAdherence {
   std::ptrdiff_t hand_off = -1;  // the planned piece whose end it waited for (index in the planned pieces), or -1
   TimeNs planned_start = 0, planned_end = 0, executed_start = 0, executed_end = 0;
   TimeNs ready = 0;          // when it could have started in the execution
-  TimeNs hand_off_delay = 0;  // executed_start - ready
+  TimeNs wait = 0;           // planned_wait: its first stamp is due at ready + wait
+  TimeNs hand_off_delay = 0;  // executed_start - (ready + wait)
+  bool moved = false;  // ran on another SM than planned (a launch the hardware placed): its hand-off was not the plan's
 };
 
 struct LaunchErrorParts {
@@ -35,13 +38,19 @@ struct LaunchErrorParts {
 struct PlanAdherence {
   std::vector<PieceAdherence> pieces;    // one per executed piece, in the executed Schedule's order
   std::vector<LaunchErrorParts> launches;  // by launch index
+  // Over the pieces that ran on their planned SM (a moved piece's hand-off delay says nothing about the executor's).
   double hand_off_delay_median_us = 0, hand_off_delay_p99_us = 0;
+  std::size_t moved = 0;
   double start_offset_median_us = 0;  // executed_start - planned_start
 };
 
 // `executed_plan_piece[i]`: the planned piece executed piece i carried out. Launch outcomes (release, finish) come
-// from both runs. Throws std::invalid_argument when the mapping does not match the Schedules.
+// from both runs. `planned_wait[p]` (empty: none): how long planned piece p held its slot before its block's first
+// stamp in the plan (its slot occupancy - its raw time, docs/validation.md): a piece's execution is stamped from
+// its first instruction, so it is due that long after it could start, and its duration compares with the rest.
+// Throws std::invalid_argument when the mapping does not match the Schedules.
 PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed,
-                             const std::vector<std::size_t>& executed_plan_piece);
+                             const std::vector<std::size_t>& executed_plan_piece,
+                             const std::vector<TimeNs>& planned_wait = {});
 
 }  // namespace gpusched::live

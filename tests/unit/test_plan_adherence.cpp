@@ -59,6 +59,7 @@ TEST(PlanAdherence, SplitsEachLaunchErrorAlongItsHandOffs) {
   EXPECT_EQ(a.launches[1].release, 0);
   EXPECT_EQ(a.launches[1].order, 0);
   EXPECT_EQ(a.launches[1].chain, 2u);
+  EXPECT_EQ(a.moved, 0u);
   // Delays 5 ns and 10 ns: nearest-rank median 0.005 us, p99 0.010 us.
   EXPECT_DOUBLE_EQ(a.hand_off_delay_median_us, 0.005);
   EXPECT_DOUBLE_EQ(a.hand_off_delay_p99_us, 0.010);
@@ -86,6 +87,13 @@ TEST(PlanAdherence, OrderTermWhenTheChainIsNotThePlansLastPiece) {
   // If A's SM 1 piece had been its last executed one, the order term would carry its planned end 80 - finish 100.
   for (const auto& l : a.launches)
     EXPECT_EQ(l.error, l.executor + l.model + l.release + l.order);
+  // Every piece ran on its planned SM; had B run on SM 0 it would be left out of the delay statistics.
+  EXPECT_EQ(a.moved, 0u);
+  executed.schedule.pieces[1].sm = 0;
+  const auto b = live::plan_adherence(planned, executed, {1, 2, 0});
+  EXPECT_EQ(b.moved, 1u);
+  EXPECT_TRUE(b.pieces[1].moved);
+  EXPECT_DOUBLE_EQ(b.hand_off_delay_p99_us, 0.0);  // the two A pieces started when due
 }
 
 TEST(PlanAdherence, RejectsAMappingToAnotherBlock) {
@@ -97,4 +105,23 @@ TEST(PlanAdherence, RejectsAMappingToAnotherBlock) {
   executed.launches = {outcome(0, 100)};
   EXPECT_THROW(live::plan_adherence(planned, executed, {0}), std::invalid_argument);
   EXPECT_THROW(live::plan_adherence(planned, executed, {}), std::invalid_argument);
+}
+
+// The plan's slot occupancy includes a wait before the block's first stamp (20 ns here for B): B's stamp is due at
+// A's executed end + 20 = 140, so starting at 150 is a hand-off delay of 10, and its duration 40 compares with the
+// planned 50 - 20 = 30: model +10. The error 40 (as in the first case) is now executor 5 + 10, model 15 + 10.
+TEST(PlanAdherence, PlannedWaitMovesTheDueStartAndTheComparedDuration) {
+  RunResult planned, executed;
+  planned.schedule.pieces = {piece(0, 0, 100), piece(1, 100, 150)};
+  planned.launches = {outcome(0, 100), outcome(10, 150)};
+  executed.schedule.pieces = {piece(0, 5, 120), piece(1, 150, 190)};
+  executed.launches = {outcome(0, 120), outcome(10, 190)};
+  const auto a = live::plan_adherence(planned, executed, {0, 1}, {0, 20});
+  EXPECT_EQ(a.pieces[1].ready, 120);
+  EXPECT_EQ(a.pieces[1].wait, 20);
+  EXPECT_EQ(a.pieces[1].hand_off_delay, 10);
+  EXPECT_EQ(a.launches[1].error, 40);
+  EXPECT_EQ(a.launches[1].executor, 15);
+  EXPECT_EQ(a.launches[1].model, 25);
+  EXPECT_THROW(live::plan_adherence(planned, executed, {0, 1}, {0}), std::invalid_argument);
 }
