@@ -100,6 +100,19 @@ void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted) 
     release.push_back(static_cast<double>(x.launches[l].release) / t);
     order.push_back(static_cast<double>(x.launches[l].order) / t);
   }
+  // Hand-offs within a launch (its own worker takes the next entry) against hand-offs between launches (another
+  // launch's worker, maybe a new grid, takes the slot).
+  std::vector<double> same, other;
+  for (const auto& p : x.pieces) {
+    if (p.moved || p.hand_off < 0) continue;
+    const bool within = predicted.schedule.pieces[static_cast<std::size_t>(p.hand_off)].launch ==
+                        predicted.schedule.pieces[p.plan_piece].launch;
+    (within ? same : other).push_back(static_cast<double>(p.hand_off_delay) / 1e3);
+  }
+  fmt::print("  hand-offs within a launch: {} (median {:.1f} us, p99 {:.1f} us); between launches: {} (median {:.1f} "
+             "us, p99 {:.1f} us)\n",
+             same.size(), nearest_rank(same, 0.5), nearest_rank(same, 0.99), other.size(), nearest_rank(other, 0.5),
+             nearest_rank(other, 0.99));
   fmt::print(
       "  plan adherence: hand-off delay median {:.1f} us, p99 {:.1f} us over {} pieces on their planned SM ({} "
       "placed elsewhere; start - planned start median {:.1f} us); turnaround error, median over launches: executor "
