@@ -46,6 +46,7 @@ struct ValidateArgs {
   std::string inject_fault;
   std::string csv;  // executor.csv rows go here
   int repeat = 1;   // the rows' repeat column
+  double max_hand_off_p99_us = 0;  // > 0: fail when an execution's hand-off delay p99 exceeds it
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -120,6 +121,20 @@ void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted) 
       x.hand_off_delay_median_us, x.hand_off_delay_p99_us, x.pieces.size() - x.moved, x.moved,
       x.start_offset_median_us, nearest_rank(executor, 0.5),
       nearest_rank(model, 0.5), nearest_rank(release, 0.5), nearest_rank(order, 0.5));
+}
+
+// The launches' ids by finish, earliest first (ties by index).
+std::string finish_order(const std::vector<LaunchOutcome>& launches, const Workload& w) {
+  std::vector<std::size_t> order(launches.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return launches[x].finish < launches[y].finish; });
+  std::string out;
+  for (const std::size_t i : order) {
+    if (!out.empty()) out += ", ";
+    out += w.launches[i].id;
+  }
+  return out;
 }
 
 int validate_command(const ValidateArgs& a) {
@@ -212,6 +227,7 @@ int validate_command(const ValidateArgs& a) {
   int executions = 0;
   std::set<std::string> notes;
   std::vector<std::string> csv_rows;
+  bool exceeded = false;
   for (const auto& model : models) {
     for (const auto& policy : policies) {
       sim::RunOptions o;
@@ -312,7 +328,22 @@ int validate_command(const ValidateArgs& a) {
       if (ex.skipped)
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
                    ex.skipped);
-      if (adherence) print_adherence(*adherence, predicted_record);
+      if (adherence) {
+        print_adherence(*adherence, predicted_record);
+        std::vector<LaunchOutcome> planned_outcomes, executed_outcomes;
+        for (const auto& l : predicted_record.launches) planned_outcomes.push_back(l.outcome);
+        for (const auto& l : live_record.launches) executed_outcomes.push_back(l.outcome);
+        const auto planned_order = finish_order(planned_outcomes, w), executed_order = finish_order(executed_outcomes, w);
+        if (planned_order == executed_order)
+          fmt::print("  launch order by finish: as planned\n");
+        else
+          fmt::print("  launch order by finish: differs (planned {}; executed {})\n", planned_order, executed_order);
+        if (a.max_hand_off_p99_us > 0 && adherence->hand_off_delay_p99_us > a.max_hand_off_p99_us) {
+          fmt::print(stderr, "validate: {}: hand-off delay p99 {:.1f} us exceeds --max-hand-off-p99-us {:.1f}\n", policy,
+                     adherence->hand_off_delay_p99_us, a.max_hand_off_p99_us);
+          exceeded = true;
+        }
+      }
     }
   }
   for (const auto& n : notes) fmt::print("note: {}\n", n);
@@ -322,7 +353,7 @@ int validate_command(const ValidateArgs& a) {
       "Kolmogorov-Smirnov statistic of the block-time distributions; stored in {} (gpusched compare DB LIVE "
       "PREDICTED for one pair in full)\n",
       a.db);
-  return 0;
+  return exceeded ? 3 : 0;
 }
 
 }  // namespace
@@ -356,6 +387,8 @@ void add_validate_command(CLI::App& app, int& result) {
                   "Append one row per execution to this CSV (docs/validation/executor.csv: native.csv's columns plus "
                   "the hand-off delay's median and p99)");
   cmd->add_option("--repeat", a->repeat, "The CSV rows' repeat number");
+  cmd->add_option("--max-hand-off-p99-us", a->max_hand_off_p99_us,
+                  "Exit 3 when an execution's hand-off delay p99 (us) exceeds this (0: never; GPU tests)");
   cmd->callback([a, &result] { result = validate_command(*a); });
 }
 
