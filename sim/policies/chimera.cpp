@@ -155,9 +155,11 @@ class ChimeraPolicy final : public Policy {
     }
     const std::vector<int> quota = smart_even_quotas(need, per_gpu, true);
     const int first = gpu * per_gpu;
-    auto index_of = [&](std::int32_t l) {
-      return static_cast<std::size_t>(std::find(launches.begin(), launches.end(), l) - launches.begin());
-    };
+    // Index of each launch in `launches` (a search per SM made this quadratic in the queue, issue "Speed").
+    if (index_scratch_.size() < static_cast<std::size_t>(v.launch_count()))
+      index_scratch_.assign(static_cast<std::size_t>(v.launch_count()), 0);
+    for (std::size_t i = 0; i < launches.size(); ++i) index_scratch_[static_cast<std::size_t>(launches[i])] = i;
+    auto index_of = [&](std::int32_t l) { return index_scratch_[static_cast<std::size_t>(l)]; };
     std::vector<int> have(launches.size(), 0);
     std::vector<int> free_sms;
     for (int sm = first; sm < first + per_gpu; ++sm) {
@@ -172,10 +174,15 @@ class ChimeraPolicy final : public Policy {
         give(v, free_sms[next_free++], launches[i]);
         ++have[i];
       }
-    // Launches still below what they can fill take SMs from launches above their quota, by preemption.
+    // Launches still below what they can fill take SMs from launches above their quota, by preemption. (Only
+    // launches above quota now can give: surpluses only shrink below, so the list keeps the same order and choices.)
+    std::vector<std::size_t> above;
+    for (std::size_t s = 0; s < launches.size(); ++s)
+      if (have[s] > quota[s]) above.push_back(s);
     for (std::size_t d = 0; d < launches.size(); ++d) {
       int deficit = std::min(quota[d], need[d]) - have[d];
-      for (std::size_t s = 0; deficit > 0 && s < launches.size(); ++s) {
+      for (const std::size_t s : above) {
+        if (deficit <= 0) break;
         const int surplus = have[s] - quota[s];
         if (s == d || surplus <= 0) continue;
         std::vector<int> candidates;
@@ -198,6 +205,8 @@ class ChimeraPolicy final : public Policy {
 
   // Hands an SM to launch `l`; for a launch with a deadline, the SM's work for others from the latency
   // limit to the deadline is what the launch would have had (Figure 7's effective throughput).
+  std::vector<std::size_t> index_scratch_;
+
   void give(const EngineView& v, int sm, std::int32_t l) {
     owner_[static_cast<std::size_t>(sm)] = l;
     const auto& L = v.launch(l);
