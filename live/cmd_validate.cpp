@@ -47,6 +47,8 @@ struct ValidateArgs {
   std::string csv;  // executor.csv rows go here
   int repeat = 1;   // the rows' repeat column
   double max_hand_off_p99_us = 0;  // > 0: fail when an execution's hand-off delay p99 exceeds it
+  double regrid_wait_us = static_cast<double>(ExecutorOptions{}.regrid_wait_ns) / 1e3;
+  int streams_per_launch = ExecutorOptions{}.streams_per_launch;
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -220,6 +222,8 @@ int validate_command(const ValidateArgs& a) {
   eo.timeout_s = a.timeout_s;
   eo.green = green.get();
   eo.entries_per_worker = a.entries_per_worker;
+  eo.regrid_wait_ns = static_cast<TimeNs>(std::llround(a.regrid_wait_us * 1e3));
+  eo.streams_per_launch = a.streams_per_launch;
   eo.hardware_placement = !a.plan_placement;
   fmt::print("\n{:<16} {:<14} {:>5} {:>5} {:>11} {:>11} {:>9} {:>8} {:>8} {:>9} {:>7} {:>6}\n", "policy",
              "interference", "pred", "live", "makespan", "measured", "mk err", "STP err", "ANTT err", "|turn err|",
@@ -387,6 +391,10 @@ void add_validate_command(CLI::App& app, int& result) {
                   "Append one row per execution to this CSV (docs/validation/executor.csv: native.csv's columns plus "
                   "the hand-off delay's median and p99)");
   cmd->add_option("--repeat", a->repeat, "The CSV rows' repeat number");
+  cmd->add_option("--regrid-wait-us", a->regrid_wait_us, "Least time between two worker grids of one launch (us)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--streams-per-launch", a->streams_per_launch, "Worker grids of one launch in flight at once")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--max-hand-off-p99-us", a->max_hand_off_p99_us,
                   "Exit 3 when an execution's hand-off delay p99 (us) exceeds this (0: never; GPU tests)");
   cmd->callback([a, &result] { result = validate_command(*a); });
