@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -29,7 +30,7 @@ extern "C" void on_stop_signal(int sig) {
 struct SweepArgs {
   std::string file;
   std::string db;
-  int jobs = 1;
+  int jobs = 0;  // 0: all cores
   std::string shard;
   std::string emit_slurm;
   int shards = 0;
@@ -75,7 +76,7 @@ void run_sweep_command(const SweepArgs& a) {
   const bool tty = isatty(fileno(stderr));
   auto last = std::chrono::steady_clock::now() - std::chrono::hours(1);
   sim::SweepOptions options;
-  options.jobs = a.jobs;
+  options.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.stop = &g_stop;
   options.progress = [&](const sim::SweepProgress& p, bool final) {
     const auto now = std::chrono::steady_clock::now();
@@ -89,7 +90,7 @@ void run_sweep_command(const SweepArgs& a) {
     std::fflush(stderr);
   };
   fmt::print(stderr, "sweep {}: {} runs{} on {} thread(s) into {}\n", spec.name, plan.jobs.size(),
-             shard.count > 1 ? fmt::format(" (shard {}/{})", shard.index, shard.count) : "", a.jobs, a.db);
+             shard.count > 1 ? fmt::format(" (shard {}/{})", shard.index, shard.count) : "", options.jobs, a.db);
   const auto outcome = sim::run_sweep(plan, store, options);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
@@ -111,7 +112,7 @@ void add_sweep_command(CLI::App& app) {
   auto a = std::make_shared<SweepArgs>();
   cmd->add_option("file", a->file, "Sweep file (docs/sweeps.md)")->required();
   cmd->add_option("--db", a->db, "Result store to write (created if missing; runs already in it are skipped)");
-  cmd->add_option("--jobs,-j", a->jobs, "Simulations in parallel")->check(CLI::Range(1, 1024));
+  cmd->add_option("--jobs,-j", a->jobs, "Simulations in parallel (default: all cores)")->check(CLI::Range(0, 1024));
   cmd->add_option("--shard", a->shard, "Run only jobs I, I+N, I+2N, ... of the expansion (I/N, 0-based)");
   cmd->add_option("--emit-slurm", a->emit_slurm, "Write a Slurm job array (sbatch script + merge.sh) into DIR");
   cmd->add_option("--shards", a->shards, "With --emit-slurm: array tasks (default: runs/64, 1..32)")
