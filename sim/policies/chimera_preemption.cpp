@@ -53,10 +53,14 @@ PreemptionSettings preemption_settings(const Params& p, std::vector<Technique> t
 void ChimeraPreemptor::observe(const EngineView& v, std::span<const EngineEvent> events) {
   if (stats_.empty()) stats_.resize(static_cast<std::size_t>(v.launch_count()));
   for (const auto& e : events) {
-    if (e.kind == EventKind::BlockSaved) interrupted_.insert(block_key(e.launch, e.block));
+    if (e.kind == EventKind::BlockSaved && interrupted_.insert(block_key(e.launch, e.block)).second)
+      ++stats_[static_cast<std::size_t>(e.launch)].interrupted;
     if (e.kind != EventKind::BlockFinished) continue;
-    if (interrupted_.erase(block_key(e.launch, e.block))) continue;  // its last piece is not its duration
     auto& s = stats_[static_cast<std::size_t>(e.launch)];
+    if (s.interrupted > 0 && interrupted_.erase(block_key(e.launch, e.block))) {
+      --s.interrupted;
+      continue;  // its last piece is not its duration
+    }
     s.block_ns += static_cast<double>(v.now() - e.tag);
     ++s.blocks;
   }

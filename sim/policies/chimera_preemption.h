@@ -55,6 +55,7 @@ class ChimeraPreemptor {
   struct LaunchStats {
     double block_ns = 0.0;  // summed durations of blocks that ran start to end in one piece
     std::int64_t blocks = 0;
+    std::int64_t interrupted = 0;  // its blocks in interrupted_ (none: no lookup when one finishes)
   };
   chimera::KernelObservation kernel_observation(const EngineView& v, std::int32_t l) const;
   static double instructions_per_block(const EngineView& v, std::int32_t l);
