@@ -16,6 +16,7 @@ struct BlockFootprint {
   int warps = 0;
   int registers = 0;      // allocated registers (per-warp granularity)
   int shared_memory = 0;  // allocated bytes (granularity and per-block reservation)
+  friend bool operator==(const BlockFootprint&, const BlockFootprint&) = default;
 };
 
 struct KernelShape {

@@ -114,10 +114,7 @@ class MpmaxPolicy final : public Policy {
     const auto& L = v.launch(l);
     for (std::size_t c = 0; c < classes_.size(); ++c) {
       const auto& K = v.launch(classes_[c]);
-      if (K.residency == L.residency && K.footprint.threads == L.footprint.threads &&
-          K.footprint.warps == L.footprint.warps && K.footprint.registers == L.footprint.registers &&
-          K.footprint.shared_memory == L.footprint.shared_memory)
-        return static_cast<std::int32_t>(c);
+      if (K.residency == L.residency && K.footprint == L.footprint) return static_cast<std::int32_t>(c);
     }
     classes_.push_back(l);
     idle_.emplace_back();

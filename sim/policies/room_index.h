@@ -25,11 +25,7 @@ class RoomIndex {
   // The class bit of launch l's block footprint (classes are assigned on first sight).
   std::uint64_t class_bit(const EngineView& v, std::int32_t l) {
     const auto& f = v.launch(l).footprint;
-    const auto same = [&](const BlockFootprint& g) {
-      return g.threads == f.threads && g.warps == f.warps && g.registers == f.registers &&
-             g.shared_memory == f.shared_memory;
-    };
-    auto it = std::find_if(footprints_.begin(), footprints_.end(), same);
+    auto it = std::find(footprints_.begin(), footprints_.end(), f);
     if (it == footprints_.end()) {
       if (footprints_.size() >= 63) return kOther;
       it = footprints_.insert(footprints_.end(), f);
