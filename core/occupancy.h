@@ -16,7 +16,11 @@ struct BlockFootprint {
   int warps = 0;
   int registers = 0;      // allocated registers (per-warp granularity)
   int shared_memory = 0;  // allocated bytes (granularity and per-block reservation)
-  friend bool operator==(const BlockFootprint&, const BlockFootprint&) = default;
+  // Written out (not defaulted): CUDA sources include this header as C++17.
+  friend bool operator==(const BlockFootprint& a, const BlockFootprint& b) {
+    return a.threads == b.threads && a.warps == b.warps && a.registers == b.registers &&
+           a.shared_memory == b.shared_memory;
+  }
 };
 
 struct KernelShape {
