@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace gpusched::kernelet {
 namespace {
@@ -56,9 +57,17 @@ std::vector<double> IpcCache::get(const SmModel& model, const std::vector<ModelK
   return ipc;
 }
 
+PruneRule parse_prune_rule(const std::string& s) {
+  if (s == "or") return PruneRule::Or;
+  if (s == "and") return PruneRule::And;
+  throw std::invalid_argument("prune rule '" + s + "': expected 'or' (section 4.3's text) or 'and' (Table 6)");
+}
+
 bool survives_pruning(const PlanKernel& a, const PlanKernel& b, const PruneOptions& o) {
   if (!a.pur || !a.mur || !b.pur || !b.mur) return true;
-  return std::abs(*a.pur - *b.pur) >= o.alpha_p && std::abs(*a.mur - *b.mur) >= o.alpha_m;
+  const bool close_pur = std::abs(*a.pur - *b.pur) < o.alpha_p;
+  const bool close_mur = std::abs(*a.mur - *b.mur) < o.alpha_m;
+  return o.rule == PruneRule::Or ? !(close_pur || close_mur) : !(close_pur && close_mur);
 }
 
 std::vector<std::pair<int, int>> ratio_candidates(const GpuSpec& gpu, const PlanKernel& a, const PlanKernel& b) {

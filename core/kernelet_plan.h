@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -37,10 +38,19 @@ struct CoSchedule {
   double delta_t = 0;                       // Eq. 8 at this ratio (cycles per SM-slice, per unit of I)
 };
 
+// Section 4.3's text prunes a pair when its PUR differ by less than alpha_p *or* its MUR by less than alpha_m;
+// Table 6's counts follow an *and* rule (both close) in most cells (docs/reproductions.md). Both are offered;
+// the text's is the default.
+enum class PruneRule { Or, And };
+
 struct PruneOptions {
   double alpha_p = 0.4;  // prune pairs whose PUR differ by less than this ...
-  double alpha_m = 0.1;  // ... or whose MUR differ by less than this
+  double alpha_m = 0.1;  // ... or (and, under PruneRule::And) whose MUR differ by less than this
+  PruneRule rule = PruneRule::Or;
 };
+
+// "or" / "and"; throws std::invalid_argument naming the value otherwise.
+PruneRule parse_prune_rule(const std::string& s);
 
 struct FindStats {
   std::size_t pairs = 0;            // candidate pairs

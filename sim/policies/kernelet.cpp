@@ -51,6 +51,7 @@ class KerneletPolicy final : public Policy {
         name_(std::move(name)),
         alpha_p_(p.get_double("alpha_p")),
         alpha_m_(p.get_double("alpha_m")),
+        prune_rule_(kernelet::parse_prune_rule(p.get_string("prune"))),
         overhead_(static_cast<TimeNs>(std::llround(p.get_double("launch_overhead_us") * 1000.0))),
         max_overhead_(p.get_double("max_slice_overhead")),
         sample_(chooser == Chooser::Random ? static_cast<std::uint64_t>(p.get_int("sample")) : 0) {
@@ -66,8 +67,17 @@ class KerneletPolicy final : public Policy {
     bool changed = false;
     for (const auto& e : events) {
       if (e.kind == EventKind::LaunchReleased) a.set_slice_end(e.launch, 0);  // nothing issues before its first slice
-      if (e.kind == EventKind::LaunchReleased || e.kind == EventKind::LaunchFinished) changed = true;
+      if (e.kind == EventKind::LaunchReleased) changed = true;                  // R changes: a kernel arrives
       if (e.kind == EventKind::Timer) open_slice(v, a, static_cast<std::int32_t>(e.tag));
+    }
+    // Algorithm 1, lines 7-9: the co-schedule c is kept, slice after slice, while R does not change and both its
+    // kernels still have blocks; FindCoSchedule runs again only when a kernel arrives or one of c's kernels has
+    // no block left to issue (it leaves R). Another launch finishing the slice it started earlier changes
+    // neither. (Before this rule the plan was recomputed on every launch's finish, and kernelet-mc drew a new
+    // random pair each time.)
+    for (const std::int32_t l : plan_) {
+      const auto& L = v.launch(l);
+      if (L.phase != LaunchPhase::Released || L.next_block >= L.total_blocks) changed = true;
     }
     if (changed || plan_.empty()) {
       replan(v);
@@ -177,7 +187,7 @@ class KerneletPolicy final : public Policy {
     if (kernels.size() < 2) return std::nullopt;
     if (chooser_ == Chooser::Model) {
       kernelet::FindStats stats;
-      auto c = kernelet::find_co_schedule(v.gpu(), model_, kernels, {alpha_p_, alpha_m_}, cache_, &stats);
+      auto c = kernelet::find_co_schedule(v.gpu(), model_, kernels, {alpha_p_, alpha_m_, prune_rule_}, cache_, &stats);
       return c;
     }
     if (chooser_ == Chooser::Random) {
@@ -198,7 +208,7 @@ class KerneletPolicy final : public Policy {
       }
       return std::nullopt;
     }
-    // OPT: every pair (after the same pruning) and every ratio, simulated.
+    // OPT: every pair (no pruning: pruning is Kernelet's shortcut, not the oracle's) and every ratio, simulated.
     std::optional<kernelet::CoSchedule> best;
     for (std::size_t i = 0; i < kernels.size(); ++i)
       for (std::size_t j = i + 1; j < kernels.size(); ++j)
@@ -216,9 +226,13 @@ class KerneletPolicy final : public Policy {
     return best;
   }
 
-  // CP of a co-schedule measured by simulation: one slice-ratio wave of each kernel (per_sm x SMs blocks)
-  // side by side, against each alone at full residency: CP = 1 - T_co / (T_1 + T_2), Eq. 1 with
-  // cIPC_i / IPC_i = T_i / T_co for the same work.
+  // CP of a co-schedule measured by simulation (Eq. 1 with measured rates): one slice-ratio wave of each kernel
+  // (b_i x SMs blocks) side by side, each capped at its b_i blocks per SM. Kernel i's concurrent rate against
+  // its rate alone is cIPC_i / IPC_i = T_i / F_i, F_i being when its wave finishes in the co-run and T_i how
+  // long the same blocks take alone at full occupancy: a full wave alone (R_i x SMs blocks) scaled by b_i / R_i,
+  // as Eq. 1's IPC_i is the kernel's IPC alone. CP = 1 - 1 / sum_i T_i / F_i. (Until session 12 the probe
+  // compared the co-run's makespan with the same b_i x SMs blocks alone, i.e. alone at residency b_i, which
+  // credits small ratios with the idle slots of an under-occupied SM and picked them.)
   double simulated_cp(const EngineView& v, std::int32_t l1, int b1, std::int32_t l2, int b2) {
     const auto* k1 = v.launch(l1).kernel;
     const auto* k2 = v.launch(l2).kernel;
@@ -227,12 +241,27 @@ class KerneletPolicy final : public Policy {
     const int sms = v.sms_per_gpu();
     const auto& p1 = truncated(k1, static_cast<std::int64_t>(b1) * sms);
     const auto& p2 = truncated(k2, static_cast<std::int64_t>(b2) * sms);
-    const double t_co = static_cast<double>(probe(v, {{&p1, b1}, {&p2, b2}}));
-    const double t1 = static_cast<double>(probe(v, {{&p1, INT_MAX}}));
-    const double t2 = static_cast<double>(probe(v, {{&p2, INT_MAX}}));
-    const double cp = t_co > 0 ? 1.0 - t_co / (t1 + t2) : -1.0;
+    const auto co = probe(v, {{&p1, b1}, {&p2, b2}});
+    const double t1 = alone_time(v, l1, b1), t2 = alone_time(v, l2, b2);
+    const double f1 = static_cast<double>(co[0]), f2 = static_cast<double>(co[1]);
+    const double speed = (f1 > 0 ? t1 / f1 : 0.0) + (f2 > 0 ? t2 / f2 : 0.0);
+    const double cp = speed > 0 ? 1.0 - 1.0 / speed : -1.0;
     opt_cache_.emplace(key, cp);
     return cp;
+  }
+
+  // How long b x SMs blocks of launch l's kernel take alone at full occupancy: a full wave, scaled.
+  double alone_time(const EngineView& v, std::int32_t l, int b) {
+    const auto* k = v.launch(l).kernel;
+    const int full = state_[static_cast<std::size_t>(l)].plan.max_blocks_per_sm;
+    auto it = alone_wave_.find(k);
+    if (it == alone_wave_.end()) {
+      const auto& wave = truncated(k, static_cast<std::int64_t>(full) * v.sms_per_gpu());
+      const double n = static_cast<double>(wave.block_count());
+      it = alone_wave_.emplace(k, static_cast<double>(probe(v, {{&wave, INT_MAX}})[0]) / n).first;
+    }
+    return it->second * static_cast<double>(std::min<std::int64_t>(static_cast<std::int64_t>(b) * v.sms_per_gpu(),
+                                                                    k->block_count()));
   }
 
   // The first `blocks` blocks of a kernel as a kernel of their own (a slice), kept for later probes.
@@ -246,8 +275,9 @@ class KerneletPolicy final : public Policy {
     return *slot;
   }
 
-  // Makespan of the given kernels run side by side on one GPU, each capped at its blocks per SM.
-  TimeNs probe(const EngineView& v, const std::vector<std::pair<const KernelProfile*, int>>& kernels) {
+  // When each of the given kernels finishes, run side by side on one GPU from time 0, each capped at its
+  // blocks per SM.
+  std::vector<TimeNs> probe(const EngineView& v, const std::vector<std::pair<const KernelProfile*, int>>& kernels) {
     std::vector<LaunchSpec> specs;
     std::vector<int> caps;
     for (const auto& [k, cap] : kernels) {
@@ -261,9 +291,9 @@ class KerneletPolicy final : public Policy {
     Engine engine(config, std::move(specs));
     ProbePolicy policy(std::move(caps));
     engine.run(policy);
-    TimeNs last = 0;
-    for (const auto& L : engine.launches()) last = std::max(last, L.finish);
-    return last;
+    std::vector<TimeNs> finish;
+    for (const auto& L : engine.launches()) finish.push_back(L.finish);
+    return finish;
   }
 
   // Issues every block of each probe launch under its per-SM cap, on every SM.
@@ -290,6 +320,7 @@ class KerneletPolicy final : public Policy {
   Chooser chooser_;
   std::string name_;
   double alpha_p_, alpha_m_;
+  kernelet::PruneRule prune_rule_;
   TimeNs overhead_;
   double max_overhead_;
   std::uint64_t sample_;
@@ -297,6 +328,7 @@ class KerneletPolicy final : public Policy {
   kernelet::SmModel model_;
   kernelet::IpcCache cache_;
   std::map<std::tuple<const KernelProfile*, int, const KernelProfile*, int>, double> opt_cache_;
+  std::map<const KernelProfile*, double> alone_wave_;  // ns per block alone at full occupancy (the probe)
   std::map<std::pair<const KernelProfile*, std::int64_t>, std::unique_ptr<KernelProfile>> slices_of_;
   std::vector<LaunchPlanState> state_;
   std::vector<std::int32_t> plan_, all_;
@@ -315,6 +347,8 @@ std::vector<ParamSpec> kernelet_params(bool with_sample) {
   std::vector<ParamSpec> p{
       {"alpha_p", ParamType::Double, "0.4", "prune pairs whose PUR differ by less than this (section 4.3)"},
       {"alpha_m", ParamType::Double, "0.1", "prune pairs whose MUR differ by less than this (section 4.3)"},
+      {"prune", ParamType::String, "or",
+       "or: prune when PUR or MUR are close (section 4.3's text); and: only when both are (Table 6's counts)"},
       {"launch_overhead_us", ParamType::Double, "5", "cost of launching one slice, microseconds"},
       {"max_slice_overhead", ParamType::Double, "0.02",
        "p: the smallest slice keeps the slicing overhead within this (section 4.1)"},

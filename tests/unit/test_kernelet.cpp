@@ -2,7 +2,9 @@
 // FindCoSchedule on the paper's kernels, and engine invariants under kernelet, kernelet-opt, kernelet-mc, base.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "core/kernelet_plan.h"
 #include "core/profile_io.h"
@@ -147,4 +149,98 @@ TEST(KerneletPolicies, InvariantsAndDeterminism) {
       shared = a.sm == b.sm && a.launch != b.launch && a.start < b.end && b.start < a.end;
     }
   EXPECT_TRUE(shared);
+}
+
+namespace {
+
+// Most blocks of launch `l` resident at once on any one SM, over pieces that start before `before`.
+int max_per_sm(const RunResult& r, std::int32_t l, TimeNs before) {
+  std::map<int, std::vector<std::pair<TimeNs, int>>> edges;
+  for (const auto& p : r.schedule.pieces)
+    if (p.launch == l && p.start < before) {
+      edges[p.sm].emplace_back(p.start, +1);
+      edges[p.sm].emplace_back(p.end, -1);
+    }
+  int best = 0;
+  for (auto& [sm, e] : edges) {
+    std::sort(e.begin(), e.end());  // an end at the same time as a start comes first (-1 < +1)
+    int now = 0;
+    for (const auto& [t, d] : e) best = std::max(best, now += d);
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST(KerneletPlan, BothPruningRulesOnFourKernels) {
+  // alpha_p = 0.4, alpha_m = 0.1. (PUR, MUR): A (0.10, 0.05), B (0.60, 0.07), C (0.15, 0.30), D (0.30, 0.33).
+  //   pair  dPUR  dMUR  close?       or (either close)  and (both close)
+  //   A-B   0.50  0.02  MUR          pruned             kept
+  //   A-C   0.05  0.25  PUR          pruned             kept
+  //   A-D   0.20  0.28  PUR          pruned             kept
+  //   B-C   0.45  0.23  neither      kept               kept
+  //   B-D   0.30  0.26  PUR          pruned             kept
+  //   C-D   0.15  0.03  both         pruned             pruned
+  // or: 5 of 6 pruned, B-C the only survivor; and: 1 pruned.
+  const std::vector<std::pair<double, double>> ratios{{0.10, 0.05}, {0.60, 0.07}, {0.15, 0.30}, {0.30, 0.33}};
+  const GpuSpec gpu = *find_gpu_preset("c2050");
+  const SmModel model = sm_model_for(gpu);
+  const auto kernels = paper_kernels("c2050");
+  std::vector<PlanKernel> pending;
+  for (std::size_t i = 0; i < ratios.size(); ++i) {
+    auto p = plan_kernel(*kernels[i + 4], gpu, model);  // mm, mriq, bs, tea: distinct model inputs
+    p.pur = ratios[i].first;
+    p.mur = ratios[i].second;
+    pending.push_back(p);
+  }
+  const PruneOptions by_or{0.4, 0.1, PruneRule::Or}, by_and{0.4, 0.1, PruneRule::And};
+  EXPECT_FALSE(survives_pruning(pending[0], pending[1], by_or));
+  EXPECT_TRUE(survives_pruning(pending[0], pending[1], by_and));
+  EXPECT_TRUE(survives_pruning(pending[1], pending[2], by_or));
+  EXPECT_FALSE(survives_pruning(pending[2], pending[3], by_and));
+  IpcCache cache;
+  FindStats s_or, s_and;
+  const auto c_or = find_co_schedule(gpu, model, pending, by_or, cache, &s_or);
+  const auto c_and = find_co_schedule(gpu, model, pending, by_and, cache, &s_and);
+  EXPECT_EQ(s_or.pruned, 5u);
+  EXPECT_EQ(s_and.pruned, 1u);
+  ASSERT_TRUE(c_or && c_and);
+  EXPECT_EQ(std::make_pair(c_or->first, c_or->second), std::make_pair(std::size_t{1}, std::size_t{2}));
+  EXPECT_NE(std::make_pair(c_and->first, c_and->second), std::make_pair(std::size_t{2}, std::size_t{3}));
+  EXPECT_EQ(parse_prune_rule("and"), PruneRule::And);
+  EXPECT_THROW(parse_prune_rule("xor"), std::invalid_argument);
+}
+
+TEST(KerneletPolicies, ACoScheduleHoldsUntilAThirdKernelArrives) {
+  // Algorithm 1, lines 7-9. pc (2000 blocks) and tea (16000) arrive at t = 0; mm arrives at 0.5 ms. The model's
+  // balanced ratio for pc + tea on the C2050 is 2:6 blocks per SM (`gpusched kernelet-model`: pc+tea 2:6, the only
+  // pair of the three that survives pruning at (0.4, 0.1)). Before 0.5 ms the co-schedule is kept slice after
+  // slice: never more than 2 pc or 6 tea blocks on an SM, tea running several slices (a slice of tea is
+  // 6 x 14 x k blocks: at least 84; a tea block takes about 9 us, so 0.5 ms is dozens of waves), and nothing of
+  // mm. tea alone would take 8 per SM, pc 6.
+  const auto kernels = paper_kernels("c2050");
+  auto pc = std::make_shared<KernelProfile>(*kernels[0]);
+  pc->grid = {2000, 1, 1};
+  auto tea = std::make_shared<KernelProfile>(*kernels[7]);
+  tea->grid = {16000, 1, 1};
+  auto mm = std::make_shared<KernelProfile>(*kernels[4]);
+  mm->grid = {500, 1, 1};
+  const Workload w = make_workload("sticky", {pc, tea, mm},
+                                   {test::launch("pc", 0, 0), test::launch("tea", 1, 0), test::launch("mm", 2, 500000)});
+  const GpuSpec gpu = *find_gpu_preset("c2050");
+  const auto r = test::run(w, gpu, "kernelet", 1);
+  EXPECT_EQ(test::check_invariants(w, gpu, r), "");
+  constexpr TimeNs kArrival = 500000;
+  EXPECT_EQ(max_per_sm(r, 0, kArrival), 2);
+  EXPECT_EQ(max_per_sm(r, 1, kArrival), 6);
+  std::int64_t pc_before = 0, tea_before = 0;
+  for (const auto& p : r.schedule.pieces) {
+    if (p.start >= kArrival) continue;
+    EXPECT_NE(p.launch, 2) << "mm runs before it arrives";
+    pc_before += p.launch == 0;
+    tea_before += p.launch == 1;
+  }
+  EXPECT_GT(pc_before, 0);
+  EXPECT_GT(tea_before, 3 * 84) << "several slices of tea";
+  EXPECT_LT(tea_before, 16000) << "tea still has blocks when mm arrives";
 }
