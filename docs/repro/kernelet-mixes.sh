@@ -4,7 +4,8 @@
 # model (so co-scheduling gains and losses come from the same model Kernelet plans with).
 #   bash docs/repro/kernelet-mixes.sh [OUT_DIR]
 # Environment: INSTANCES (1000) kernels per mix for the main comparison; MC_INSTANCES (100) and MC_SAMPLES
-# (100) for the Monte Carlo distribution (each sample is a whole simulation); JOBS (2); PARTS ("main mc").
+# (100) for the Monte Carlo distribution (each sample is a whole simulation); JOBS (2); PARTS ("main mc h100":
+# h100 runs the same mixes on the live suite's H100 recordings, beyond the paper).
 # Needs the sqlite3 command (Debian package sqlite3) for the Monte Carlo table.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,21 +15,48 @@ instances=${INSTANCES:-1000}
 mc_instances=${MC_INSTANCES:-100}
 mc_samples=${MC_SAMPLES:-100}
 jobs=${JOBS:-2}
-parts=${PARTS:-main mc}
+parts=${PARTS:-main mc h100}
 mkdir -p "$out"
 
 if [[ $parts == *main* ]]; then
-echo "| GPU | mix | base | kernelet | kernelet-opt | kernelet vs base | kernelet vs opt |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+echo "| GPU | mix | base | kernelet | kernelet-opt | kernelet vs base | kernelet vs opt | kernelet solo_without_gain | its gain vs base |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for gpu in c2050 gtx680; do
+  # Section 5.4: alpha_p, alpha_m = 0.4, 0.1 on the C2050 and 0.4, 0.105 on the GTX680.
+  alpha_m=0.1
+  [[ $gpu == gtx680 ]] && alpha_m=0.105
   for mix in CI MI MIX ALL; do
     w="$out/$gpu-$mix.toml"
     $G gen kernelet-mix --mix $mix --traces traces/kernelet/$gpu --instances "$instances" --seed 1 --out "$w" >/dev/null
-    $G sim -w "$w" -p base,kernelet,kernelet-opt --interference markov --format csv > "$out/$gpu-$mix.csv"
+    $G sim -w "$w" -p base,kernelet,kernelet-opt --set kernelet.alpha_m=$alpha_m --interference markov \
+      --format csv > "$out/$gpu-$mix.csv"
+    $G sim -w "$w" -p kernelet --set kernelet.alpha_m=$alpha_m --set kernelet.solo_without_gain=true \
+      --interference markov --format csv | sed 's/^kernelet,/kernelet-solo,/' | tail -n +2 >> "$out/$gpu-$mix.csv"
     awk -F, -v gpu=$gpu -v mix=$mix 'NR > 1 { t[$1] = $5 / 1e9 }
-      END { printf "| %s | %s | %.3f s | %.3f s | %.3f s | %+.1f%% | %+.1f%% |\n", gpu, mix, t["base"], t["kernelet"],
-            t["kernelet-opt"], 100 * (t["base"] / t["kernelet"] - 1), 100 * (t["kernelet"] / t["kernelet-opt"] - 1) }' \
+      END { printf "| %s | %s | %.3f s | %.3f s | %.3f s | %+.1f%% | %+.1f%% | %.3f s | %+.1f%% |\n", gpu, mix, t["base"],
+            t["kernelet"], t["kernelet-opt"], 100 * (t["base"] / t["kernelet"] - 1),
+            100 * (t["kernelet"] / t["kernelet-opt"] - 1), t["kernelet-solo"], 100 * (t["base"] / t["kernelet-solo"] - 1) }' \
       "$out/$gpu-$mix.csv"
+  done
+done
+fi
+if [[ $parts == *h100* ]]; then
+echo
+echo "Beyond the paper: the same mixes on the live suite's H100 recordings (s1; PC = gather, MM = sgemm, ST = stencil,"
+echo "BS = blackscholes, TEA = xtea), $instances instances, under two interference models"
+echo
+echo "| interference | mix | fifo | base | kernelet | kernelet-opt | kernelet vs base | kernelet vs fifo |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+for model in none residency; do
+  for mix in CI MI MIX ALL; do
+    w="$out/h100-$mix.toml"
+    [[ -f $w ]] || $G gen kernelet-mix --mix $mix --traces traces/live/h100 --live-size s1 --instances "$instances" \
+      --seed 1 --out "$w" >/dev/null
+    $G sim -w "$w" -p fifo,base,kernelet,kernelet-opt --interference $model --format csv > "$out/h100-$mix-$model.csv"
+    awk -F, -v model=$model -v mix=$mix 'NR > 1 { t[$1] = $5 / 1e6 }
+      END { printf "| %s | %s | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %+.1f%% | %+.1f%% |\n", model, mix, t["fifo"],
+            t["base"], t["kernelet"], t["kernelet-opt"], 100 * (t["base"] / t["kernelet"] - 1),
+            100 * (t["fifo"] / t["kernelet"] - 1) }' "$out/h100-$mix-$model.csv"
   done
 done
 fi

@@ -26,13 +26,22 @@ const std::map<std::string, std::vector<std::string>>& mixes() {
   };
   return m;
 }
+
+// The live suite's kernels standing for the paper's applications (traces/README.md, the Kernelet traces' row).
+const std::map<std::string, std::string>& suite_names() {
+  static const std::map<std::string, std::string> m{
+      {"pc", "gather"}, {"sad", "sad"},   {"spmv", "spmv"},         {"st", "stencil"},
+      {"mm", "sgemm"},  {"mriq", "mriq"}, {"bs", "blackscholes"}, {"tea", "xtea"},
+  };
+  return m;
+}
 }  // namespace
 
 void add_gen_kernelet_command(CLI::App& gen) {
   auto* cmd =
       gen.add_subcommand("kernelet-mix", "Seed 000's Table 5 workloads: Poisson arrivals of CI/MI/MIX/ALL kernels");
   struct Args {
-    std::string mix = "ALL", traces, out;
+    std::string mix = "ALL", traces, out, live_size;
     int instances = 1000;
     double load = 2.0;
     std::uint64_t seed = 1;
@@ -47,6 +56,11 @@ void add_gen_kernelet_command(CLI::App& gen) {
                   "two kernels pending, as the paper assumes)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--seed", a->seed, "Seed for the arrivals and the application of each instance");
+  cmd->add_option("--live-size", a->live_size,
+                  "Take the live suite's recordings of this size instead (s1 or s2; --traces traces/live/h100): "
+                  "PC = gather, SAD = sad, SPMV = spmv, ST = stencil, MM = sgemm, MRIQ = mriq, BS = blackscholes, "
+                  "TEA = xtea")
+      ->check(CLI::IsMember({"s1", "s2"}));
   cmd->add_option("--out", a->out, "Output workload file")->required();
   cmd->callback([a] {
     namespace fs = std::filesystem;
@@ -54,7 +68,8 @@ void add_gen_kernelet_command(CLI::App& gen) {
     std::vector<std::shared_ptr<const KernelProfile>> kernels;
     std::vector<std::string> paths;
     for (const auto& name : mixes().at(a->mix)) {
-      const std::string path = (fs::path(a->traces) / (name + ".kernel.toml")).string();
+      const std::string file = a->live_size.empty() ? name : suite_names().at(name) + "-" + a->live_size;
+      const std::string path = (fs::path(a->traces) / (file + ".kernel.toml")).string();
       kernels.push_back(std::make_shared<KernelProfile>(read_kernel_profile(path, &warnings)));
       paths.push_back(fs::relative(fs::absolute(path), fs::absolute(a->out).parent_path()).generic_string());
     }

@@ -52,6 +52,7 @@ class KerneletPolicy final : public Policy {
         alpha_p_(p.get_double("alpha_p")),
         alpha_m_(p.get_double("alpha_m")),
         prune_rule_(kernelet::parse_prune_rule(p.get_string("prune"))),
+        solo_without_gain_(chooser != Chooser::Random && p.get_bool("solo_without_gain")),
         overhead_(static_cast<TimeNs>(std::llround(p.get_double("launch_overhead_us") * 1000.0))),
         max_overhead_(p.get_double("max_slice_overhead")),
         sample_(chooser == Chooser::Random ? static_cast<std::uint64_t>(p.get_int("sample")) : 0) {
@@ -157,7 +158,10 @@ class KerneletPolicy final : public Policy {
     plan_.clear();
     if (pending.empty()) return;
     if (chooser_ == Chooser::Model || chooser_ == Chooser::Random || chooser_ == Chooser::Simulation) {
-      if (const auto c = choose(v, pending)) {
+      // The paper's loop co-schedules the best pair even at a negative CP; `solo_without_gain` (ours, off by
+      // default) runs the oldest kernel alone instead when the best pair's CP is not positive.
+      const auto c = choose(v, pending);
+      if (c && !(solo_without_gain_ && c->cp <= 0)) {
         set_plan(v, pending[c->first], c->blocks_first);
         set_plan(v, pending[c->second], c->blocks_second);
         return;
@@ -226,42 +230,46 @@ class KerneletPolicy final : public Policy {
     return best;
   }
 
-  // CP of a co-schedule measured by simulation (Eq. 1 with measured rates): one slice-ratio wave of each kernel
-  // (b_i x SMs blocks) side by side, each capped at its b_i blocks per SM. Kernel i's concurrent rate against
-  // its rate alone is cIPC_i / IPC_i = T_i / F_i, F_i being when its wave finishes in the co-run and T_i how
-  // long the same blocks take alone at full occupancy: a full wave alone (R_i x SMs blocks) scaled by b_i / R_i,
-  // as Eq. 1's IPC_i is the kernel's IPC alone. CP = 1 - 1 / sum_i T_i / F_i. (Until session 12 the probe
-  // compared the co-run's makespan with the same b_i x SMs blocks alone, i.e. alone at residency b_i, which
-  // credits small ratios with the idle slots of an under-occupied SM and picked them.)
+  // CP of a co-schedule measured by simulation (Eq. 1 with measured rates): kProbeWaves slice-ratio waves of each
+  // kernel (b_i x SMs blocks a wave) run side by side from an empty GPU, each capped at its b_i blocks per SM,
+  // until the first of them finishes, at t*. Kernel i's concurrent rate against its rate alone is
+  // cIPC_i / IPC_i = n_i a_i / t*, n_i being its blocks done by t* (completed, plus half of those in flight: in a
+  // steady co-run they are on average half done) and a_i its time per block alone at full occupancy (a full
+  // wave alone, simulated once per kernel), as Eq. 1's IPC_i is the kernel's IPC alone. CP = 1 - 1 / sum_i of
+  // the rates. Several waves, because a duration is fixed when a block is dispatched: in the first wave the
+  // blocks placed first do not see the other kernel yet. (Until session 12 the probe was one wave and compared
+  // the co-run's makespan with the same b_i x SMs blocks alone, i.e. alone at residency b_i, which credits
+  // small ratios with an under-occupied SM's idle slots.)
+  static constexpr int kProbeWaves = 4;
   double simulated_cp(const EngineView& v, std::int32_t l1, int b1, std::int32_t l2, int b2) {
     const auto* k1 = v.launch(l1).kernel;
     const auto* k2 = v.launch(l2).kernel;
     const auto key = std::make_tuple(k1, b1, k2, b2);
     if (const auto it = opt_cache_.find(key); it != opt_cache_.end()) return it->second;
-    const int sms = v.sms_per_gpu();
-    const auto& p1 = truncated(k1, static_cast<std::int64_t>(b1) * sms);
-    const auto& p2 = truncated(k2, static_cast<std::int64_t>(b2) * sms);
-    const auto co = probe(v, {{&p1, b1}, {&p2, b2}});
-    const double t1 = alone_time(v, l1, b1), t2 = alone_time(v, l2, b2);
-    const double f1 = static_cast<double>(co[0]), f2 = static_cast<double>(co[1]);
-    const double speed = (f1 > 0 ? t1 / f1 : 0.0) + (f2 > 0 ? t2 / f2 : 0.0);
+    const std::int64_t sms = v.sms_per_gpu();
+    const auto& p1 = truncated(k1, b1 * sms * kProbeWaves);
+    const auto& p2 = truncated(k2, b2 * sms * kProbeWaves);
+    const Probe co = probe(v, {{&p1, b1}, {&p2, b2}});
+    double speed = 0;
+    if (co.first_finish > 0)
+      speed = co.done_at_first_finish[0] * alone_per_block(v, l1) / static_cast<double>(co.first_finish) +
+              co.done_at_first_finish[1] * alone_per_block(v, l2) / static_cast<double>(co.first_finish);
     const double cp = speed > 0 ? 1.0 - 1.0 / speed : -1.0;
     opt_cache_.emplace(key, cp);
     return cp;
   }
 
-  // How long b x SMs blocks of launch l's kernel take alone at full occupancy: a full wave, scaled.
-  double alone_time(const EngineView& v, std::int32_t l, int b) {
+  // Launch l's kernel alone at full occupancy: time per block over one full wave (ns).
+  double alone_per_block(const EngineView& v, std::int32_t l) {
     const auto* k = v.launch(l).kernel;
     const int full = state_[static_cast<std::size_t>(l)].plan.max_blocks_per_sm;
     auto it = alone_wave_.find(k);
     if (it == alone_wave_.end()) {
       const auto& wave = truncated(k, static_cast<std::int64_t>(full) * v.sms_per_gpu());
       const double n = static_cast<double>(wave.block_count());
-      it = alone_wave_.emplace(k, static_cast<double>(probe(v, {{&wave, INT_MAX}})[0]) / n).first;
+      it = alone_wave_.emplace(k, static_cast<double>(probe(v, {{&wave, INT_MAX}}).finish[0]) / n).first;
     }
-    return it->second * static_cast<double>(std::min<std::int64_t>(static_cast<std::int64_t>(b) * v.sms_per_gpu(),
-                                                                    k->block_count()));
+    return it->second;
   }
 
   // The first `blocks` blocks of a kernel as a kernel of their own (a slice), kept for later probes.
@@ -275,9 +283,14 @@ class KerneletPolicy final : public Policy {
     return *slot;
   }
 
-  // When each of the given kernels finishes, run side by side on one GPU from time 0, each capped at its
-  // blocks per SM.
-  std::vector<TimeNs> probe(const EngineView& v, const std::vector<std::pair<const KernelProfile*, int>>& kernels) {
+  struct Probe {
+    std::vector<TimeNs> finish;               // per kernel
+    TimeNs first_finish = 0;                  // when the first of them finished
+    std::vector<double> done_at_first_finish;  // blocks completed then, plus half of those in flight
+  };
+
+  // The given kernels run side by side on one GPU from time 0, each capped at its blocks per SM.
+  Probe probe(const EngineView& v, const std::vector<std::pair<const KernelProfile*, int>>& kernels) {
     std::vector<LaunchSpec> specs;
     std::vector<int> caps;
     for (const auto& [k, cap] : kernels) {
@@ -291,17 +304,29 @@ class KerneletPolicy final : public Policy {
     Engine engine(config, std::move(specs));
     ProbePolicy policy(std::move(caps));
     engine.run(policy);
-    std::vector<TimeNs> finish;
-    for (const auto& L : engine.launches()) finish.push_back(L.finish);
-    return finish;
+    Probe out;
+    for (const auto& L : engine.launches()) out.finish.push_back(L.finish);
+    out.first_finish = policy.first_finish();
+    out.done_at_first_finish = policy.done_at_first_finish();
+    return out;
   }
 
   // Issues every block of each probe launch under its per-SM cap, on every SM.
+  // Issues every block of each probe launch under its per-SM cap, on every SM, and notes each launch's progress
+  // when the first of them finishes.
   class ProbePolicy final : public Policy {
    public:
     explicit ProbePolicy(std::vector<int> caps) : caps_(std::move(caps)) {}
     std::string name() const override { return "kernelet-opt-probe"; }
-    void on_events(const EngineView& v, std::span<const EngineEvent>, Actions& a) override {
+    void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
+      for (const auto& e : events)
+        if (e.kind == EventKind::LaunchFinished && done_.empty()) {
+          first_finish_ = v.now();
+          for (std::size_t l = 0; l < caps_.size(); ++l) {
+            const auto& L = v.launch(static_cast<std::int32_t>(l));
+            done_.push_back(static_cast<double>(L.completed) + 0.5 * static_cast<double>(L.next_block - L.completed));
+          }
+        }
       for (std::size_t l = 0; l < caps_.size(); ++l) {
         const auto id = static_cast<std::int32_t>(l);
         if (v.launch(id).phase != LaunchPhase::Released) continue;
@@ -310,9 +335,13 @@ class KerneletPolicy final : public Policy {
           if (v.launch(id).issuable() > 0) a.fill(id, sm);
       }
     }
+    TimeNs first_finish() const { return first_finish_; }
+    const std::vector<double>& done_at_first_finish() const { return done_; }
 
    private:
     std::vector<int> caps_;
+    TimeNs first_finish_ = 0;
+    std::vector<double> done_;
   };
 
   std::uint64_t next_random() { return splitmix64(rng_state_++); }
@@ -321,6 +350,7 @@ class KerneletPolicy final : public Policy {
   std::string name_;
   double alpha_p_, alpha_m_;
   kernelet::PruneRule prune_rule_;
+  bool solo_without_gain_;
   TimeNs overhead_;
   double max_overhead_;
   std::uint64_t sample_;
@@ -328,7 +358,7 @@ class KerneletPolicy final : public Policy {
   kernelet::SmModel model_;
   kernelet::IpcCache cache_;
   std::map<std::tuple<const KernelProfile*, int, const KernelProfile*, int>, double> opt_cache_;
-  std::map<const KernelProfile*, double> alone_wave_;  // ns per block alone at full occupancy (the probe)
+  std::map<const KernelProfile*, double> alone_wave_;  // ns per block alone at full occupancy (probed)
   std::map<std::pair<const KernelProfile*, std::int64_t>, std::unique_ptr<KernelProfile>> slices_of_;
   std::vector<LaunchPlanState> state_;
   std::vector<std::int32_t> plan_, all_;
@@ -355,6 +385,9 @@ std::vector<ParamSpec> kernelet_params(bool with_sample) {
   };
   if (with_sample)
     p.push_back({"sample", ParamType::Int, "0", "which Monte Carlo sample (with the seed, picks the random choices)"});
+  else
+    p.push_back({"solo_without_gain", ParamType::Bool, "false",
+                 "not in the paper: when the best pair's CP is not positive, run the oldest kernel alone instead"});
   return p;
 }
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "core/kernelet_plan.h"
@@ -243,4 +244,30 @@ TEST(KerneletPolicies, ACoScheduleHoldsUntilAThirdKernelArrives) {
   EXPECT_GT(pc_before, 0);
   EXPECT_GT(tea_before, 3 * 84) << "several slices of tea";
   EXPECT_LT(tea_before, 16000) << "tea still has blocks when mm arrives";
+}
+
+TEST(KerneletPolicies, SoloWithoutGainKeepsAPairWithNegativeProfitApart) {
+  // pc + sad on the C2050: the model's best ratio (1:7) has CP -0.086 (`gpusched kernelet-model`), and the pair is
+  // pruned at (0.4, 0.1), so the thresholds are halved until it survives. The paper's loop co-schedules it anyway;
+  // with solo_without_gain (ours) the oldest kernel (pc) runs alone, and sad starts only once pc has issued its
+  // last block (its tail may then share SMs with sad, as back-to-back launches do).
+  const auto kernels = paper_kernels("c2050");
+  auto pc = std::make_shared<KernelProfile>(*kernels[0]);
+  pc->grid = {168, 1, 1};
+  auto sad = std::make_shared<KernelProfile>(*kernels[1]);
+  sad->grid = {1120, 1, 1};
+  const Workload w = make_workload("negative", {pc, sad}, {test::launch("pc", 0, 0), test::launch("sad", 1, 0)});
+  const GpuSpec gpu = *find_gpu_preset("c2050");
+  const auto sad_starts_before_pc_is_issued = [](const RunResult& r) {
+    TimeNs last_pc_start = 0, first_sad_start = std::numeric_limits<TimeNs>::max();
+    for (const auto& p : r.schedule.pieces) {
+      if (p.launch == 0) last_pc_start = std::max(last_pc_start, p.start);
+      if (p.launch == 1) first_sad_start = std::min(first_sad_start, p.start);
+    }
+    return first_sad_start < last_pc_start;
+  };
+  EXPECT_TRUE(sad_starts_before_pc_is_issued(test::run(w, gpu, "kernelet", 1)));
+  const auto solo = test::run(w, gpu, "kernelet", 1, 1, {{"solo_without_gain", "true"}});
+  EXPECT_EQ(test::check_invariants(w, gpu, solo), "");
+  EXPECT_FALSE(sad_starts_before_pc_is_issued(solo));
 }
