@@ -30,7 +30,7 @@ const std::map<std::string, std::vector<std::string>>& mixes() {
 // The live suite's kernels standing for the paper's applications (traces/README.md, the Kernelet traces' row).
 const std::map<std::string, std::string>& suite_names() {
   static const std::map<std::string, std::string> m{
-      {"pc", "gather"}, {"sad", "sad"},   {"spmv", "spmv"},         {"st", "stencil"},
+      {"pc", "gather"}, {"sad", "sad"},   {"spmv", "spmv"},       {"st", "stencil"},
       {"mm", "sgemm"},  {"mriq", "mriq"}, {"bs", "blackscholes"}, {"tea", "xtea"},
   };
   return m;

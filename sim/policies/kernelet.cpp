@@ -68,7 +68,7 @@ class KerneletPolicy final : public Policy {
     bool changed = false;
     for (const auto& e : events) {
       if (e.kind == EventKind::LaunchReleased) a.set_slice_end(e.launch, 0);  // nothing issues before its first slice
-      if (e.kind == EventKind::LaunchReleased) changed = true;                  // R changes: a kernel arrives
+      if (e.kind == EventKind::LaunchReleased) changed = true;                // R changes: a kernel arrives
       if (e.kind == EventKind::Timer) open_slice(v, a, static_cast<std::int32_t>(e.tag));
     }
     // Algorithm 1, lines 7-9: the co-schedule c is kept, slice after slice, while R does not change and both its
@@ -284,8 +284,8 @@ class KerneletPolicy final : public Policy {
   }
 
   struct Probe {
-    std::vector<TimeNs> finish;               // per kernel
-    TimeNs first_finish = 0;                  // when the first of them finished
+    std::vector<TimeNs> finish;                // per kernel
+    TimeNs first_finish = 0;                   // when the first of them finished
     std::vector<double> done_at_first_finish;  // blocks completed then, plus half of those in flight
   };
 

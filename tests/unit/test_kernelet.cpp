@@ -226,8 +226,8 @@ TEST(KerneletPolicies, ACoScheduleHoldsUntilAThirdKernelArrives) {
   tea->grid = {16000, 1, 1};
   auto mm = std::make_shared<KernelProfile>(*kernels[4]);
   mm->grid = {500, 1, 1};
-  const Workload w = make_workload("sticky", {pc, tea, mm},
-                                   {test::launch("pc", 0, 0), test::launch("tea", 1, 0), test::launch("mm", 2, 500000)});
+  const Workload w = make_workload(
+      "sticky", {pc, tea, mm}, {test::launch("pc", 0, 0), test::launch("tea", 1, 0), test::launch("mm", 2, 500000)});
   const GpuSpec gpu = *find_gpu_preset("c2050");
   const auto r = test::run(w, gpu, "kernelet", 1);
   EXPECT_EQ(test::check_invariants(w, gpu, r), "");
