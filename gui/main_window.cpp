@@ -13,6 +13,7 @@
 #include <QSvgGenerator>
 #include <QThread>
 #include <QVBoxLayout>
+#include <stdexcept>
 
 #include "gui/model/run_timeline.h"
 #include "gui/run_dialog.h"
@@ -36,6 +37,12 @@ MainWindow::MainWindow(QWidget* parent)
       compare_group_(new QRadioButton(tr("current workload's policies"), this)),
       compare_all_(new QRadioButton(tr("distributions over all filtered runs (sweeps)"), this)),
       compare_(new CompareTimelines([this](std::int64_t id) { return loadModel(id); }, this)),
+      validation_(new ValidationView(
+          [this](std::int64_t id) {
+            if (!store_) throw std::runtime_error("no store is open");
+            return store_->load_run(id);
+          },
+          this)),
       status_(new QLabel(this)) {
   setWindowTitle(tr("gpusched"));
   splitter_->setObjectName(QStringLiteral("mainSplitter"));
@@ -56,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent)
   compare_layout->addWidget(comparison_, 1);
   tabs_->addTab(compare_page, tr("Compare policies"));
   tabs_->addTab(compare_, tr("Two timelines"));
+  tabs_->addTab(validation_, tr("Validation"));
   splitter_->addWidget(browser_);
   splitter_->addWidget(tabs_);
   splitter_->setStretchFactor(0, 1);
@@ -172,6 +180,7 @@ void MainWindow::reload() {
     browser_->setRuns(store_->list_runs());
     predicted_by_.clear();
     for (const auto& v : store_->validations()) predicted_by_[v.live_run] = v.predicted_run;
+    validation_->setSummary(summarize_validations(*store_));
   } catch (const std::exception& e) {
     error(tr("Cannot read the store"), QString::fromStdString(e.what()));
     return;

@@ -1,5 +1,6 @@
 // The main window: run browser on the left; on the right a run's timeline with its legend, the policy
-// comparison of the current workload (or distributions over every filtered run), and two stacked timelines.
+// comparison of the current workload (or distributions over every filtered run), two stacked timelines, and the
+// store's validations (predictions against their executions on a GPU).
 // File menu: open a store (dialog, command line, recent files), run simulations, export the current view as
 // PNG or SVG. The window's layout is remembered (QSettings).
 #pragma once
@@ -18,6 +19,7 @@
 #include "gui/launch_legend.h"
 #include "gui/run_browser.h"
 #include "gui/timeline_widget.h"
+#include "gui/validation_view.h"
 
 namespace gpusched::gui {
 
@@ -45,6 +47,7 @@ class MainWindow : public QMainWindow {
   LaunchLegend* legend() const { return legend_; }
   ComparisonView* comparison() const { return comparison_; }
   CompareTimelines* compareTimelines() const { return compare_; }
+  ValidationView* validation() const { return validation_; }
   QTabWidget* tabs() const { return tabs_; }
   std::int64_t shownRun() const { return shown_run_; }
   QStringList recentFiles() const;
@@ -88,6 +91,7 @@ class MainWindow : public QMainWindow {
   ComparisonView* comparison_;
   QRadioButton *compare_group_, *compare_all_;
   CompareTimelines* compare_;
+  ValidationView* validation_;
   QLabel* status_;
   QMenu* recent_menu_ = nullptr;
   bool first_layout_ = false;  // no remembered layout: size the splitters when first shown
