@@ -154,8 +154,9 @@ void ValidationView::setSummary(ValidationSummary summary) {
   summary_ = std::move(summary);
   detail_.reset();
   if (summary_.entries.empty())
-    title_->setText(tr("This store holds no validations. `gpusched-live validate --db STORE` stores a prediction "
-                       "and its execution on the GPU as one."));
+    title_->setText(
+        tr("This store holds no validations. `gpusched-live validate --db STORE` stores a prediction "
+           "and its execution on the GPU as one."));
   else
     title_->setText(tr("%1 validations of %2 policies. Errors are |measured - predicted| / measured; bars: median "
                        "over a policy's validations, whiskers: smallest to largest.")
@@ -294,9 +295,9 @@ bool ValidationView::showValidation(int index) {
 
   // CDFs of the block times, in microseconds.
   const QString ks = detail_->block_time_ks ? QString::number(*detail_->block_time_ks, 'f', 3) : tr("n/a");
-  auto* cdf = fresh_chart(tr("block times (us): KS %1%2")
-                              .arg(ks, detail_->raw_equivalent ? QString()
-                                                               : tr(" (predicted as stored: slot occupancies)")));
+  auto* cdf =
+      fresh_chart(tr("block times (us): KS %1%2")
+                      .arg(ks, detail_->raw_equivalent ? QString() : tr(" (predicted as stored: slot occupancies)")));
   double t_hi = 0;
   const struct {
     const std::vector<double>* sample;

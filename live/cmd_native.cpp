@@ -1,6 +1,8 @@
 // gpusched-live native: a workload's launches as plain CUDA launches at their arrival times (no executor), every
-// block stamped; the measured run against the simulator's fifo prediction, repeated, with the errors that
-// docs/validation.md reports ("Native hardware vs prediction") and one row per repeat in a CSV.
+// block stamped; the measured run against the simulator's prediction (fifo, or sjf or knapsack carried out through
+// stream priorities), repeated, with the errors that docs/validation.md reports ("Native hardware vs prediction") and
+// one row per repeat in a CSV.
+#include <cuda_runtime.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -9,15 +11,16 @@
 #include "core/content_hash.h"
 #include "core/duration_format.h"
 #include "core/gpu_file.h"
+#include "core/prediction_errors.h"
 #include "core/store/store.h"
 #include "live/commands.h"
 #include "live/cuda_check.h"
 #include "live/device_spec.h"
 #include "live/executor/measured_run.h"
-#include "core/prediction_errors.h"
 #include "live/suite_binding.h"
-#include "live/workload_loading.h"
+#include "live/timing/launch_priorities.h"
 #include "live/timing/native_run.h"
+#include "live/workload_loading.h"
 #include "sim/run_identity.h"
 #include "sim/runner.h"
 #include "sim/timeline.h"
@@ -26,7 +29,7 @@ namespace gpusched::live {
 namespace {
 
 struct NativeArgs {
-  std::string workload, gpu, db, csv, timeline, interference = "none";
+  std::string workload, gpu, db, csv, timeline, interference = "none", policy = "fifo";
   int repeats = 3;
   int alone_repeats = 11;
   std::uint64_t seed = 1;
@@ -51,10 +54,10 @@ int native_command(const NativeArgs& a) {
                                             gpu.sm_count, dev.name, dev.spec.sm_count));
 
   // The prediction (slot occupancy, the GPU's calibrated timing) and, beside it, the model before issue
-  // "Fidelity 1" (raw end - start, no front-end timing), both under fifo.
+  // "Fidelity 1" (raw end - start, no front-end timing), both under the policy.
   sim::AloneTimeCache alone_cache;
   sim::RunOptions o;
-  o.policy = "fifo";
+  o.policy = a.policy;
   o.interference = a.interference;
   o.seed = a.seed;
   const RunResult predicted = sim::run_workload(w, gpu, o, alone_cache);
@@ -68,6 +71,19 @@ int native_command(const NativeArgs& a) {
       "{} ns a block ({})\n",
       w.name, dev.name, w.launches.size(), gpu.launch_latency_ns, gpu.launch_gap_ns, gpu.completion_latency_ns,
       gpu.block_dispatch_ns, gpu.timing_source.empty() ? "none" : gpu.timing_source);
+
+  // A plan that orders whole launches is carried out by the hardware's own dispatch: fifo as launched, sjf and
+  // knapsack through stream priorities (launch_priorities.h).
+  std::vector<int> priorities;
+  if (a.policy != "fifo") {
+    int least = 0, greatest = 0;
+    GPUSCHED_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    const LaunchPriorities lp = launch_priorities(predicted, least, greatest);
+    priorities = lp.priority;
+    fmt::print("stream priorities for {}: {} levels needed, {} on this GPU ({} to {}){}\n", a.policy, lp.levels_needed,
+               lp.levels_given, least, greatest,
+               lp.clamped ? fmt::format("; {} launches clamped at {}", lp.clamped, greatest) : std::string());
+  }
 
   auto suite = bind_suite(w, a.seed);
   std::vector<TimeNs> alone_of_kernel;
@@ -101,7 +117,7 @@ int native_command(const NativeArgs& a) {
     auto info = sim::describe_sim_run(w, workload_hash, gpu, o);
     info.workload_file = a.workload;
     info.started_at = store::utc_now_iso8601();
-    NativeExecution ex = run_native(w, launches, a.timeout_s);
+    NativeExecution ex = run_native(w, launches, a.timeout_s, priorities);
     RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
     measured.policy = "native";
     if (r == 1 && !a.timeline.empty()) {
@@ -121,13 +137,15 @@ int native_command(const NativeArgs& a) {
         fmt::print("  {:<20} measured {:>12} predicted {:>12} before {:>12}\n", w.launches[i].id,
                    format_duration(measured.launches[i].turnaround), format_duration(predicted.launches[i].turnaround),
                    format_duration(before.launches[i].turnaround));
-    rows.push_back(native_csv_row(w.name, gpu.name, "fifo", r, e));
+    rows.push_back(native_csv_row(w.name, gpu.name, a.policy, r, e));
     if (db) {
       info.finished_at = store::utc_now_iso8601();
       auto predicted_record = store::make_run_record(info, w, RunResult(predicted), true);
       const auto predicted_id = db->write_run(predicted_record);
       auto live_info = info;
       live_info.mode = "live";
+      // Labelled apart from an execution of the same prediction through the executor (validate).
+      live_info.policy = info.policy + " (native)";
       live_info.host = store::host_name();
       live_info.events = 0;
       live_info.key = store::make_run_key(live_info, live_info.host + " native " + info.started_at);
@@ -151,12 +169,17 @@ void add_native_command(CLI::App& app, int& result) {
   auto a = std::make_shared<NativeArgs>();
   auto* cmd = app.add_subcommand("native",
                                  "Run a workload as plain CUDA launches at their arrival times (the hardware's own "
-                                 "schedule), stamped, against the fifo prediction");
+                                 "schedule), stamped, against the fifo prediction (or sjf's or knapsack's, through "
+                                 "stream priorities)");
   cmd->add_option("--workload,-w", a->workload, "Workload file (its kernels recorded by gpusched-live record)")
       ->required();
   cmd->add_option("--gpu", a->gpu,
                   "GPU preset or file for the prediction (e.g. a calibration) instead of the workload's");
   cmd->add_option("--interference", a->interference, "Interference model of the prediction");
+  cmd->add_option("--policy,-p", a->policy,
+                  "Policy of the prediction: fifo (launched in arrival order), or sjf or knapsack (plans that only "
+                  "order whole launches, carried out through CUDA stream priorities)")
+      ->check(CLI::IsMember({"fifo", "sjf", "knapsack"}));
   cmd->add_option("--repeats", a->repeats, "Native runs (each compared)")->check(CLI::Range(1, 100));
   cmd->add_option("--alone-repeats", a->alone_repeats, "Launches timed for each kernel's time alone (median)");
   cmd->add_option("--db", a->db, "Result store the predicted and measured runs go to");

@@ -1,6 +1,7 @@
 // gpusched-live validate: predict a workload under each policy and interference model, carry the prediction out
 // on the GPU with the executor, store both (the live run linked to its prediction) and report how far apart they
 // are (docs/validation.md).
+#include <cuda_runtime.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -22,10 +23,12 @@
 #include "live/device_spec.h"
 #include "live/executor/executor.h"
 #include "live/executor/measured_run.h"
-#include "live/executor/plan_adherence.h"
 #include "live/executor/plan.h"
+#include "live/executor/plan_adherence.h"
 #include "live/executor/timeshare_executor.h"
 #include "live/suite_binding.h"
+#include "live/timing/launch_priorities.h"
+#include "live/timing/native_run.h"
 #include "live/workload_loading.h"
 #include "sim/duration_model.h"
 #include "sim/registry.h"
@@ -44,12 +47,21 @@ struct ValidateArgs {
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false;
   std::string inject_fault;
-  std::string csv;  // executor.csv rows go here
-  int repeat = 1;   // the rows' repeat column
+  std::string csv;                 // executor.csv rows go here
+  int repeat = 1;                  // the rows' repeat column
   double max_hand_off_p99_us = 0;  // > 0: fail when an execution's hand-off delay p99 exceeds it
+  double max_start_delay_us = 0;   // > 0: fail when a launch's first block starts later than planned by more
   double regrid_wait_us = static_cast<double>(ExecutorOptions{}.regrid_wait_ns) / 1e3;
   int streams_per_launch = ExecutorOptions{}.streams_per_launch;
+  std::string executor = "auto";  // auto, blocks, native
 };
+
+// Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
+// no SM is kept from a launch): the hardware's own dispatch carries them out, fifo in launch order, the others
+// through stream priorities (launch_priorities.h).
+bool orders_whole_launches(const std::string& policy) {
+  return policy == "fifo" || policy == "sjf" || policy == "knapsack";
+}
 
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
@@ -112,17 +124,17 @@ void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted) 
                         predicted.schedule.pieces[p.plan_piece].launch;
     (within ? same : other).push_back(static_cast<double>(p.hand_off_delay) / 1e3);
   }
-  fmt::print("  hand-offs within a launch: {} (median {:.1f} us, p99 {:.1f} us); between launches: {} (median {:.1f} "
-             "us, p99 {:.1f} us)\n",
-             same.size(), nearest_rank(same, 0.5), nearest_rank(same, 0.99), other.size(), nearest_rank(other, 0.5),
-             nearest_rank(other, 0.99));
+  fmt::print(
+      "  hand-offs within a launch: {} (median {:.1f} us, p99 {:.1f} us); between launches: {} (median {:.1f} "
+      "us, p99 {:.1f} us)\n",
+      same.size(), nearest_rank(same, 0.5), nearest_rank(same, 0.99), other.size(), nearest_rank(other, 0.5),
+      nearest_rank(other, 0.99));
   fmt::print(
       "  plan adherence: hand-off delay median {:.1f} us, p99 {:.1f} us over {} pieces on their planned SM ({} "
       "placed elsewhere; start - planned start median {:.1f} us); turnaround error, median over launches: executor "
       "{:+.1f}%, model {:+.1f}%, release {:+.1f}%, order {:+.1f}%\n",
-      x.hand_off_delay_median_us, x.hand_off_delay_p99_us, x.pieces.size() - x.moved, x.moved,
-      x.start_offset_median_us, nearest_rank(executor, 0.5),
-      nearest_rank(model, 0.5), nearest_rank(release, 0.5), nearest_rank(order, 0.5));
+      x.hand_off_delay_median_us, x.hand_off_delay_p99_us, x.pieces.size() - x.moved, x.moved, x.start_offset_median_us,
+      nearest_rank(executor, 0.5), nearest_rank(model, 0.5), nearest_rank(release, 0.5), nearest_rank(order, 0.5));
 }
 
 // The launches' ids by finish, earliest first (ties by index).
@@ -150,6 +162,12 @@ int validate_command(const ValidateArgs& a) {
     if (!sim::Registry<sim::Policy>::instance().find(p))
       throw std::invalid_argument(fmt::format("--policy: unknown policy '{}' (policies: {})", p,
                                               sim::Registry<sim::Policy>::instance().names()));
+  if (a.executor == "native")
+    for (const auto& p : policies)
+      if (!orders_whole_launches(p))
+        throw std::invalid_argument(fmt::format(
+            "--executor native: {} does more than order whole launches (native carries out fifo, sjf and knapsack)",
+            p));
   for (const auto& m : models)
     if (!sim::Registry<sim::DurationModel>::instance().find(m))
       throw std::invalid_argument(fmt::format("--interference: unknown model '{}' (models: {})", m,
@@ -175,9 +193,12 @@ int validate_command(const ValidateArgs& a) {
   }
   std::vector<TimeNs> alone(w.launches.size());
   std::vector<ExecLaunch> exec(w.launches.size());
+  std::vector<NativeLaunch> native_launches(w.launches.size());
   for (std::size_t i = 0; i < w.launches.size(); ++i) {
     const auto& l = w.launches[i];
     alone[i] = alone_of_kernel[l.kernel];
+    native_launches[i].kernel = suite.kernels[l.kernel].get();
+    native_launches[i].shape = suite.kernels[l.kernel]->shape(suite.sizes[l.kernel]);
     exec[i].kernel = suite.kernels[l.kernel].get();
     exec[i].threads = w.kernels[l.kernel]->threads_per_block();
     exec[i].blocks = w.kernels[l.kernel]->block_count();
@@ -252,14 +273,33 @@ int validate_command(const ValidateArgs& a) {
       auto live_info = info;
       live_info.mode = "live";
       live_info.started_at = store::utc_now_iso8601();
+      const bool native =
+          !time_shared && (a.executor == "native" || (a.executor == "auto" && orders_whole_launches(policy)));
       // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
-      ExecutionResult ex = time_shared ? execute_timeshare(steps, own_launches(), eo) : execute_plan(plan, exec, eo);
+      ExecutionResult ex;
+      if (native) {
+        std::vector<int> priorities;
+        if (policy != "fifo") {
+          int least = 0, greatest = 0;
+          GPUSCHED_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+          const LaunchPriorities lp = launch_priorities(predicted, least, greatest);
+          priorities = lp.priority;
+          if (lp.clamped)
+            notes.insert(
+                fmt::format("{}: {} launches needed more stream priority levels than the GPU's {} ({} "
+                            "needed): their order among themselves is the hardware's",
+                            policy, lp.clamped, lp.levels_given, lp.levels_needed));
+        }
+        ex.schedule = run_native(w, native_launches, a.timeout_s, priorities).schedule;
+      } else {
+        ex = time_shared ? execute_timeshare(steps, own_launches(), eo) : execute_plan(plan, exec, eo);
+      }
       live_info.finished_at = store::utc_now_iso8601();
       const Schedule executed_schedule = time_shared ? Schedule{} : ex.schedule;
       RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
-      std::optional<PlanAdherence> adherence;
-      if (!time_shared) {
+      std::optional<PlanAdherence> adherence;  // of the executor's pieces (the hardware's own have no plan piece)
+      if (!time_shared && !native) {
         RunResult executed;
         executed.schedule = executed_schedule;
         executed.launches = measured.launches;
@@ -332,19 +372,47 @@ int validate_command(const ValidateArgs& a) {
       if (ex.skipped)
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
                    ex.skipped);
-      if (adherence) {
-        print_adherence(*adherence, predicted_record);
+      if (native)
+        fmt::print("  carried out by the hardware's own dispatch ({})\n",
+                   policy == "fifo" ? "launched in arrival order" : "stream priorities from the plan");
+      if (!time_shared) {
+        // Each launch's first block against the plan's: how late (or early) the execution started it.
+        std::vector<double> delays;
+        for (std::size_t i = 0; i < live_record.launches.size() && i < predicted_record.launches.size(); ++i) {
+          const auto& m = live_record.launches[i].outcome;
+          const auto& p = predicted_record.launches[i].outcome;
+          if (m.first_dispatch >= 0 && p.first_dispatch >= 0)
+            delays.push_back(static_cast<double>(m.first_dispatch - p.first_dispatch) / 1e3);
+        }
+        if (!delays.empty()) {
+          const double latest = *std::max_element(delays.begin(), delays.end());
+          fmt::print("  launch start (first block) against the plan: median {:+.1f} us, latest {:+.1f} us\n",
+                     nearest_rank(delays, 0.5), latest);
+          if (a.max_start_delay_us > 0 && latest > a.max_start_delay_us) {
+            fmt::print(stderr,
+                       "validate: {}: a launch started {:.1f} us later than planned, over --max-start-delay-us "
+                       "{:.1f}\n",
+                       policy, latest, a.max_start_delay_us);
+            exceeded = true;
+          }
+        }
+      }
+      if (!time_shared) {
         std::vector<LaunchOutcome> planned_outcomes, executed_outcomes;
         for (const auto& l : predicted_record.launches) planned_outcomes.push_back(l.outcome);
         for (const auto& l : live_record.launches) executed_outcomes.push_back(l.outcome);
-        const auto planned_order = finish_order(planned_outcomes, w), executed_order = finish_order(executed_outcomes, w);
+        const auto planned_order = finish_order(planned_outcomes, w),
+                   executed_order = finish_order(executed_outcomes, w);
         if (planned_order == executed_order)
           fmt::print("  launch order by finish: as planned\n");
         else
           fmt::print("  launch order by finish: differs (planned {}; executed {})\n", planned_order, executed_order);
+      }
+      if (adherence) {
+        print_adherence(*adherence, predicted_record);
         if (a.max_hand_off_p99_us > 0 && adherence->hand_off_delay_p99_us > a.max_hand_off_p99_us) {
-          fmt::print(stderr, "validate: {}: hand-off delay p99 {:.1f} us exceeds --max-hand-off-p99-us {:.1f}\n", policy,
-                     adherence->hand_off_delay_p99_us, a.max_hand_off_p99_us);
+          fmt::print(stderr, "validate: {}: hand-off delay p99 {:.1f} us exceeds --max-hand-off-p99-us {:.1f}\n",
+                     policy, adherence->hand_off_delay_p99_us, a.max_hand_off_p99_us);
           exceeded = true;
         }
       }
@@ -395,6 +463,15 @@ void add_validate_command(CLI::App& app, int& result) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--streams-per-launch", a->streams_per_launch, "Worker grids of one launch in flight at once")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--executor", a->executor,
+                  "How a plan is carried out: blocks (the executor's per-SM queues), native (plain launches, the "
+                  "hardware's dispatch ordered by stream priorities: plans that order whole launches only), auto "
+                  "(native for fifo, sjf and knapsack, blocks otherwise)")
+      ->check(CLI::IsMember({"auto", "blocks", "native"}));
+  cmd->add_option("--max-start-delay-us", a->max_start_delay_us,
+                  "Exit 3 when a launch's first block starts later than planned by more than this (us; 0: never; GPU "
+                  "tests)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-hand-off-p99-us", a->max_hand_off_p99_us,
                   "Exit 3 when an execution's hand-off delay p99 (us) exceeds this (0: never; GPU tests)");
   cmd->callback([a, &result] { result = validate_command(*a); });

@@ -29,7 +29,8 @@ ValidationEntry validation_entry(const store::RunSummary& live, const std::vecto
   ValidationEntry e;
   e.live_run = live.info.id;
   e.predicted_run = predicted.info.id;
-  e.policy = predicted.info.policy;
+  // The live run's label: the predicted policy, or e.g. "sjf (native)" where the hardware carried it out.
+  e.policy = live.info.policy.empty() ? predicted.info.policy : live.info.policy;
   e.workload = predicted.info.workload;
   e.gpu = live.info.gpu;
   e.interference = predicted.info.interference;

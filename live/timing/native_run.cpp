@@ -13,7 +13,8 @@
 
 namespace gpusched::live {
 
-NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches, double timeout_s) {
+NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches, double timeout_s,
+                           const std::vector<int>& priorities) {
   const std::size_t n = w.launches.size();
   // A launch can be issued once its arrival has come and every launch it waits on has been issued (an `after`
   // may name a later launch): the host issues in that order.
@@ -42,6 +43,13 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       GPUSCHED_CUDA(cudaMalloc(&records[i], record_buffer_bytes(blocks)));
       GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(blocks)));
       GPUSCHED_CUDA(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
+      if (!priorities.empty()) {  // a stream per launch at its priority; stream order through events (the DAG)
+        cudaStream_t s = nullptr;
+        GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, priorities.at(i)));
+        owned.push_back(s);
+        stream_of[i] = s;
+        continue;
+      }
       const auto& name = w.launches[i].stream;
       if (!name.empty() && streams.count(name)) {
         stream_of[i] = streams[name];

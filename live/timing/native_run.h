@@ -25,7 +25,10 @@ struct NativeExecution {
   TimeNs clock_uncertainty = 0;  // half the clock synchronisation's round trip
 };
 
-// Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`.
-NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches, double timeout_s);
+// Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`. With `priorities` (one CUDA stream
+// priority per launch, launch_priorities.h) every launch gets a stream of its own at its priority, and waits for
+// the launches before it in its workload stream (and its explicit dependencies) through events.
+NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches, double timeout_s,
+                           const std::vector<int>& priorities = {});
 
 }  // namespace gpusched::live
