@@ -319,6 +319,7 @@ int validate_command(const ValidateArgs& a) {
       }
       live_info.host = store::host_name();
       live_info.events = 0;
+      if (native) live_info.policy += " (native)";  // as `native` labels its runs: apart from the executor's
       live_info.key = store::make_run_key(live_info, live_info.host + " " + live_info.started_at);
 
       // Stored after the execution succeeded: the prediction (unless stored before), then the live run and its
