@@ -110,49 +110,75 @@ std::optional<CoSchedule> find_co_schedule(const GpuSpec& gpu, const SmModel& mo
                                            IpcCache& cache, FindStats* stats) {
   const std::size_t n = pending.size();
   if (n < 2) return std::nullopt;
-  // Kernels with identical inputs share one representative: a pair of types is evaluated once.
+  // Kernels with identical inputs share one type: pruning and the model see only a pair's types, so the work is
+  // per pair of types (ordered as the pair's kernels are: (type of i, type of j) for i < j), not per pair of
+  // kernels. A queue of hundreds of launches of a few kernels makes a few types (issue "Speed").
   std::vector<std::size_t> type(n);
-  std::vector<std::size_t> reps;
+  std::vector<std::size_t> reps;  // the first kernel of each type
   for (std::size_t i = 0; i < n; ++i) {
     std::size_t t = 0;
     while (t < reps.size() && !same_inputs(pending[reps[t]], pending[i])) ++t;
     if (t == reps.size()) reps.push_back(i);
     type[i] = t;
   }
+  const std::size_t types = reps.size();
+  // Per ordered pair of types (a, b): how many kernel pairs i < j have type[i] = a and type[j] = b, and the first
+  // of them in (i, j) order: i the first kernel of type a that some kernel of type b follows, j the first kernel
+  // of type b after it.
+  struct TypePair {
+    std::size_t count = 0;
+    std::size_t first = 0, second = 0;
+  };
+  std::vector<TypePair> tp(types * types);
+  std::vector<std::size_t> seen(types, 0);
+  std::vector<std::size_t> first_of(types, n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t b = type[j];
+    for (std::size_t a = 0; a < types; ++a) {
+      if (!seen[a]) continue;
+      TypePair& p = tp[a * types + b];
+      if (p.count == 0) {
+        p.first = first_of[a];
+        p.second = j;
+      }
+      p.count += seen[a];
+    }
+    if (!seen[b]++) first_of[b] = j;
+  }
   PruneOptions used = prune;
-  std::vector<std::pair<std::size_t, std::size_t>> survivors;
-  std::size_t pairs = n * (n - 1) / 2;
+  std::vector<std::size_t> survivors;  // type pairs (a * types + b) present and not pruned
   for (int attempt = 0;; ++attempt) {
     survivors.clear();
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j)
-        if (survives_pruning(pending[i], pending[j], used)) survivors.emplace_back(i, j);
+    for (std::size_t a = 0; a < types; ++a)
+      for (std::size_t b = 0; b < types; ++b)
+        if (tp[a * types + b].count && survives_pruning(pending[reps[a]], pending[reps[b]], used))
+          survivors.push_back(a * types + b);
     if (!survivors.empty() || attempt >= 30) break;
     used.alpha_p /= 2;  // everything pruned: relax the thresholds (section 4.3)
     used.alpha_m /= 2;
   }
   if (survivors.empty())
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j) survivors.emplace_back(i, j);
-  std::map<std::pair<std::size_t, std::size_t>, std::optional<CoSchedule>> by_type;
+    for (std::size_t k = 0; k < types * types; ++k)
+      if (tp[k].count) survivors.push_back(k);
+  // The best CP; among equal CPs the pair that comes first in (i, j) order, as a pass over the kernel pairs in
+  // that order keeping the first strictly better one would find.
   std::optional<CoSchedule> best;
-  for (const auto& [i, j] : survivors) {
-    const auto key = std::make_pair(type[i], type[j]);
-    auto it = by_type.find(key);
-    if (it == by_type.end())
-      it = by_type.emplace(key, balanced_co_schedule(gpu, model, pending[reps[type[i]]], pending[reps[type[j]]], cache))
-               .first;
-    if (!it->second) continue;
-    if (!best || it->second->cp > best->cp) {
-      best = it->second;
-      best->first = i;
-      best->second = j;
-    }
+  std::size_t surviving_pairs = 0;
+  for (const std::size_t k : survivors) {
+    const TypePair& p = tp[k];
+    surviving_pairs += p.count;
+    auto c = balanced_co_schedule(gpu, model, pending[reps[k / types]], pending[reps[k % types]], cache);
+    if (!c) continue;
+    c->first = p.first;
+    c->second = p.second;
+    if (!best || c->cp > best->cp ||
+        (c->cp == best->cp && std::make_pair(c->first, c->second) < std::make_pair(best->first, best->second)))
+      best = c;
   }
   if (stats) {
-    stats->pairs = pairs;
-    stats->pruned = pairs - survivors.size();
-    stats->evaluated = by_type.size();
+    stats->pairs = n * (n - 1) / 2;
+    stats->pruned = stats->pairs - surviving_pairs;
+    stats->evaluated = survivors.size();
     stats->alpha_p = used.alpha_p;
     stats->alpha_m = used.alpha_m;
   }

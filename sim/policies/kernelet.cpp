@@ -18,6 +18,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "core/kernelet_plan.h"
 #include "core/random.h"
@@ -67,6 +68,7 @@ class KerneletPolicy final : public Policy {
     if (state_.empty()) init(v);
     bool changed = false;
     for (const auto& e : events) {
+      if (e.kind == EventKind::LaunchReleased) release_rank_[static_cast<std::size_t>(e.launch)] = next_rank_++;
       if (e.kind == EventKind::LaunchReleased) a.set_slice_end(e.launch, 0);  // nothing issues before its first slice
       if (e.kind == EventKind::LaunchReleased) changed = true;                // R changes: a kernel arrives
       if (e.kind == EventKind::Timer) open_slice(v, a, static_cast<std::int32_t>(e.tag));
@@ -104,10 +106,17 @@ class KerneletPolicy final : public Policy {
       else
         open_slice(v, a, l);
     }
-    // Issue the open slices' blocks (a kernel of an earlier plan finishes the slice it started).
-    for (const std::int32_t l : v.active())
-      if (state_[static_cast<std::size_t>(l)].opened && v.launch(l).issuable() > 0)
-        issue_blocks(v, a, l, all_, placement_);
+    // Issue the open slices' blocks (a kernel of an earlier plan finishes the slice it started), in release order
+    // as the active launches are; only launches with a slice opened are visited, not every queued one.
+    for (auto it = opened_.begin(); it != opened_.end();) {
+      const std::int32_t l = it->second;
+      if (v.launch(l).phase != LaunchPhase::Released) {  // finished (or killed): gone from the active launches
+        it = opened_.erase(it);
+        continue;
+      }
+      if (v.launch(l).issuable() > 0) issue_blocks(v, a, l, all_, placement_);
+      ++it;
+    }
   }
 
  private:
@@ -125,6 +134,9 @@ class KerneletPolicy final : public Policy {
     placement_.placement = v.gpu().placement;
     model_ = kernelet::sm_model_for(v.gpu());
     state_.resize(static_cast<std::size_t>(v.launch_count()));
+    release_rank_.assign(static_cast<std::size_t>(v.launch_count()), 0);
+    opened_.clear();
+    next_rank_ = 0;
     for (std::int32_t l = 0; l < v.launch_count(); ++l) {
       const auto& L = v.launch(l);
       auto& st = state_[static_cast<std::size_t>(l)];
@@ -146,6 +158,7 @@ class KerneletPolicy final : public Policy {
     const std::int64_t end = std::min(L.total_blocks, L.next_block + std::max<std::int64_t>(1, st.slice));
     a.set_slice_end(l, end);
     a.set_residency_cap(l, st.cap);
+    if (!st.opened) opened_.emplace(release_rank_[static_cast<std::size_t>(l)], l);
     st.opened = true;
     ++slices_;
   }
@@ -361,6 +374,11 @@ class KerneletPolicy final : public Policy {
   std::map<const KernelProfile*, double> alone_wave_;  // ns per block alone at full occupancy (probed)
   std::map<std::pair<const KernelProfile*, std::int64_t>, std::unique_ptr<KernelProfile>> slices_of_;
   std::vector<LaunchPlanState> state_;
+  // Launches whose slices this policy has opened, by release order (the order of the active launches): the
+  // only ones that can have blocks to issue.
+  std::set<std::pair<std::int64_t, std::int32_t>> opened_;
+  std::vector<std::int64_t> release_rank_;
+  std::int64_t next_rank_ = 0;
   std::vector<std::int32_t> plan_, all_;
   PlacementState placement_;
   std::int64_t slices_ = 0;
