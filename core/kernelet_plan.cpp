@@ -23,8 +23,7 @@ bool fits_together(const GpuSpec& g, const PlanKernel& a, int na, const PlanKern
 bool same_inputs(const PlanKernel& a, const PlanKernel& b) {
   return a.model.warps_per_block == b.model.warps_per_block && a.model.memory_ratio == b.model.memory_ratio &&
          a.model.uncoalesced == b.model.uncoalesced && a.instructions_per_block == b.instructions_per_block &&
-         a.footprint == b.footprint &&
-         a.max_blocks_per_sm == b.max_blocks_per_sm && a.pur == b.pur && a.mur == b.mur;
+         a.footprint == b.footprint && a.max_blocks_per_sm == b.max_blocks_per_sm && a.pur == b.pur && a.mur == b.mur;
 }
 
 }  // namespace

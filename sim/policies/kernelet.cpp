@@ -90,6 +90,7 @@ class KerneletPolicy final : public Policy {
         const auto& st = state_[static_cast<std::size_t>(l)];
         if (!st.opened || st.waiting || v.launch(l).phase != LaunchPhase::Released) continue;
         a.set_residency_cap(l, st.cap);
+        blocked_[static_cast<std::size_t>(l)] = 0;
         if (plan_.size() == 1 && v.launch(l).dispatch_limit < v.launch(l).total_blocks)
           a.set_slice_end(l, v.launch(l).total_blocks);
       }
@@ -108,13 +109,34 @@ class KerneletPolicy final : public Policy {
     }
     // Issue the open slices' blocks (a kernel of an earlier plan finishes the slice it started), in release order
     // as the active launches are; only launches with a slice opened are visited, not every queued one.
+    freed_sorted_.clear();
     for (auto it = opened_.begin(); it != opened_.end();) {
       const std::int32_t l = it->second;
       if (v.launch(l).phase != LaunchPhase::Released) {  // finished (or killed): gone from the active launches
         it = opened_.erase(it);
         continue;
       }
-      if (v.launch(l).issuable() > 0) issue_blocks(v, a, l, all_, placement_);
+      if (v.launch(l).issuable() > 0) {
+        // A launch that found no room on any SM stays without room until an SM frees resources or its own cap or
+        // slice grows (which unblocks it): skipping the pass over every SM then changes nothing.
+        // With most-free placement it can only have room on the SMs freed since (this batch's: every earlier batch
+        // that freed any was looked at), and the most free of them is the most free of all SMs with room.
+        auto& blocked = blocked_[static_cast<std::size_t>(l)];
+        if (!blocked) {
+          issue_blocks(v, a, l, all_, placement_);
+        } else if (!v.freed_sms().empty()) {
+          if (placement_.placement == BlockPlacement::MostFree) {
+            if (freed_sorted_.empty()) {
+              freed_sorted_.assign(v.freed_sms().begin(), v.freed_sms().end());
+              std::sort(freed_sorted_.begin(), freed_sorted_.end());  // ties go to the lowest SM id, as over all
+            }
+            issue_blocks(v, a, l, freed_sorted_, placement_);
+          } else {
+            issue_blocks(v, a, l, all_, placement_);  // round robin's cursor counts over every SM
+          }
+        }
+        blocked = v.launch(l).issuable() > 0;
+      }
       ++it;
     }
   }
@@ -137,6 +159,7 @@ class KerneletPolicy final : public Policy {
     release_rank_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     opened_.clear();
     next_rank_ = 0;
+    blocked_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     for (std::int32_t l = 0; l < v.launch_count(); ++l) {
       const auto& L = v.launch(l);
       auto& st = state_[static_cast<std::size_t>(l)];
@@ -158,6 +181,7 @@ class KerneletPolicy final : public Policy {
     const std::int64_t end = std::min(L.total_blocks, L.next_block + std::max<std::int64_t>(1, st.slice));
     a.set_slice_end(l, end);
     a.set_residency_cap(l, st.cap);
+    blocked_[static_cast<std::size_t>(l)] = 0;
     if (!st.opened) opened_.emplace(release_rank_[static_cast<std::size_t>(l)], l);
     st.opened = true;
     ++slices_;
@@ -379,6 +403,8 @@ class KerneletPolicy final : public Policy {
   std::set<std::pair<std::int64_t, std::int32_t>> opened_;
   std::vector<std::int64_t> release_rank_;
   std::int64_t next_rank_ = 0;
+  std::vector<char> blocked_;               // per launch: its last pass over the SMs found no room (see on_events)
+  std::vector<std::int32_t> freed_sorted_;  // this batch's freed SMs by id, when a blocked launch needs them
   std::vector<std::int32_t> plan_, all_;
   PlacementState placement_;
   std::int64_t slices_ = 0;
