@@ -63,6 +63,15 @@ void add_kernel(ContentHasher& h, const KernelProfile& k) {
   h.add(k.idempotent_until);
   add_optional(h, k.pur);
   add_optional(h, k.mur);
+  // Added later: hashed only when present, so the hashes of profiles without them (stored runs) do not change.
+  if (k.dram_bytes_per_block) {
+    h.add(std::string("dram_bytes_per_block"));
+    h.add(*k.dram_bytes_per_block);
+  }
+  if (k.uncoalesced_fraction) {
+    h.add(std::string("uncoalesced_fraction"));
+    h.add(*k.uncoalesced_fraction);
+  }
   h.add(static_cast<std::int64_t>(k.record_sets.size()));
   for (const auto& set : k.record_sets) {
     h.add(set.residency);

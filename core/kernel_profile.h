@@ -65,6 +65,11 @@ struct KernelProfile {
   int shared_memory_per_block = 0;  // bytes, static + dynamic
   std::optional<double> instructions_per_block;
   std::optional<double> memory_instructions_per_block;
+  // Counted by a profiler (live/counters-on-device.sh): DRAM bytes read and written per block, and the fraction of
+  // global memory instructions that are uncoalesced (one 32-byte sector per thread). Where absent, the bandwidth
+  // model falls back to the compulsory traffic (memory_footprint_bytes / blocks) and Kernelet's model to none.
+  std::optional<double> dram_bytes_per_block;
+  std::optional<double> uncoalesced_fraction;
   std::int64_t context_bytes_per_block = 0;  // saved and restored by a context switch
   std::int64_t memory_footprint_bytes = 0;   // device memory the kernel's data takes
   std::int64_t dirty_bytes = 0;              // part of the footprint the kernel writes

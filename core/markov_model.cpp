@@ -347,6 +347,7 @@ std::optional<ModelKernel> model_kernel(const KernelProfile& k, const SmModel& m
   m.warps_per_block = std::max(1, (k.threads_per_block() + warp_size - 1) / std::max(1, warp_size));
   if (k.instructions_per_block && k.memory_instructions_per_block && *k.instructions_per_block > 0) {
     m.memory_ratio = std::clamp(*k.memory_instructions_per_block / *k.instructions_per_block, 0.0, 1.0);
+    m.uncoalesced = std::clamp(k.uncoalesced_fraction.value_or(0.0), 0.0, 1.0);
     return m;
   }
   if (k.pur && k.mur && *k.pur > 0) {

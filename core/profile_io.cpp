@@ -73,6 +73,17 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
       r.fail("memory_instructions_per_block", expected_found("a non-negative number", fmt::format("{}", v)));
     p.memory_instructions_per_block = v;
   }
+  if (r.has("dram_bytes_per_block")) {
+    const double v = r.number("dram_bytes_per_block");
+    if (!(v >= 0)) r.fail("dram_bytes_per_block", expected_found("a non-negative number", fmt::format("{}", v)));
+    p.dram_bytes_per_block = v;
+  }
+  if (r.has("uncoalesced_fraction")) {
+    const double v = r.number("uncoalesced_fraction");
+    if (!(v >= 0 && v <= 1))
+      r.fail("uncoalesced_fraction", expected_found("a fraction in [0, 1]", fmt::format("{}", v)));
+    p.uncoalesced_fraction = v;
+  }
   const std::int64_t default_context =
       default_context_bytes(p.registers_per_thread, p.threads_per_block(), p.shared_memory_per_block);
   p.context_bytes_per_block = r.integer_in("context_bytes_per_block", 0, INT64_MAX, default_context);
@@ -208,6 +219,8 @@ void write_kernel_profile(const std::string& dir, const KernelProfile& p,
   if (p.instructions_per_block) out += fmt::format("instructions_per_block = {}\n", *p.instructions_per_block);
   if (p.memory_instructions_per_block)
     out += fmt::format("memory_instructions_per_block = {}\n", *p.memory_instructions_per_block);
+  if (p.dram_bytes_per_block) out += fmt::format("dram_bytes_per_block = {}\n", *p.dram_bytes_per_block);
+  if (p.uncoalesced_fraction) out += fmt::format("uncoalesced_fraction = {}\n", *p.uncoalesced_fraction);
   out += fmt::format("context_bytes_per_block = {}\n", p.context_bytes_per_block);
   if (p.memory_footprint_bytes > 0) out += fmt::format("memory_footprint_bytes = {}\n", p.memory_footprint_bytes);
   if (p.dirty_bytes != p.memory_footprint_bytes) out += fmt::format("dirty_bytes = {}\n", p.dirty_bytes);

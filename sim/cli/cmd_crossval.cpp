@@ -19,6 +19,7 @@
 
 #include "core/atomic_file.h"
 #include "core/corun_records.h"
+#include "core/markov_model.h"
 #include "core/prediction_errors.h"
 #include "core/profile_io.h"
 #include "core/store/store.h"
@@ -37,6 +38,7 @@ struct CrossvalArgs {
   std::vector<std::string> measured;
   std::vector<std::string> models{"none", "residency", "markov", "bandwidth", "corun", "corun:form=ratio"};
   std::uint64_t seed = 1;
+  bool ipc_detail = false;
 };
 
 struct ModelErrors {
@@ -138,14 +140,99 @@ class HeldOutPairs {
         d += demand(p.kernel) * (exposure == Exposure::Life ? p.exposure : p.exposure_at_start);
       return sim::bandwidth_slowdown(d, own, r.victim_full, gpu_);
     }
-    return 1.0;  // none; markov without instruction counts or PUR/MUR (the recorded kernels have neither)
+    if (model == "markov") {
+      // sim/interference/markov.cpp's rule with the SM's blocks as measured (each partner's exposure rounded to
+      // whole blocks): the victim's per-block IPC alone at its own count over its IPC beside the partners.
+      const auto victim = model_input(r.victim);
+      if (!victim) return 1.0;
+      std::vector<kernelet::ModelKernel> kernels{*victim};
+      std::vector<int> blocks{r.victim_blocks_per_sm};
+      for (const auto& p : r.partners)
+        if (const auto m = model_input(p.kernel)) {
+          kernels.push_back(*m);
+          blocks.push_back(
+              static_cast<int>(std::lround(exposure == Exposure::Life ? p.exposure : p.exposure_at_start)));
+        }
+      const double alone = kernelet::sm_ipc(markov_, {*victim}, {r.victim_blocks_per_sm})[0];
+      const double shared = kernelet::sm_ipc(markov_, kernels, blocks)[0];
+      return alone > 0 && shared > 0 ? alone / shared : 1.0;
+    }
+    return 1.0;  // none
   }
 
+ public:
+  std::optional<kernelet::ModelKernel> model_input(const std::string& name) const {
+    const KernelProfile* k = profile(name);
+    return k ? kernelet::model_kernel(*k, markov_, gpu_.warp_size) : std::nullopt;
+  }
+
+  // Kernelet's Figure 7 and 8 comparison on these kernels: IPC per SM (warp instructions per cycle) measured
+  // against the Markov model's, alone (each kernel's recording at its highest residency r: recorded blocks x
+  // instructions per block / (SMs x span in cycles), what a profiler's instructions over active cycles gives) and
+  // together (each co-run of one pair at one mix, one wave of each: both kernels' blocks per SM x instructions
+  // per block over the longer of the two mean co-run block times). Absolute errors, as the paper reports them.
+  struct IpcPoint {
+    std::string what;
+    double measured = 0, predicted = 0;
+  };
+  std::vector<IpcPoint> ipc_alone() const {
+    std::vector<IpcPoint> out;
+    for (const auto& [name, k] : profiles_) {
+      const auto m = model_input(name);
+      if (!m || !k.instructions_per_block || k.record_sets.empty()) continue;
+      const auto& set = k.record_sets.back();
+      if (set.span <= 0 || set.recorded <= 0) continue;
+      const double cycles = static_cast<double>(set.span) * gpu_.clock_mhz / 1000.0;
+      out.push_back({fmt::format("{} r={}", name, set.residency),
+                     static_cast<double>(set.recorded) * *k.instructions_per_block / (gpu_.sm_count * cycles),
+                     kernelet::sm_ipc(markov_, {*m}, {set.residency})[0]});
+    }
+    return out;
+  }
+  std::vector<IpcPoint> ipc_together() const {
+    // run and repeat -> the two victims' rows
+    std::map<std::pair<std::string, int>, std::vector<const CoRunRecord*>> runs;
+    for (const auto& r : table_.records)
+      if (r.partners.size() == 1) runs[{r.run, r.repeat}].push_back(&r);
+    std::map<std::string, std::pair<double, double>> sum;  // run without the order suffix -> (measured, predicted)
+    std::map<std::string, int> count;
+    for (const auto& [key, rows] : runs) {
+      if (rows.size() != 2) continue;
+      std::vector<kernelet::ModelKernel> kernels;
+      std::vector<int> blocks;
+      double instructions = 0, longest = 0;
+      for (const CoRunRecord* r : rows) {
+        const KernelProfile* k = profile(r->victim);
+        const auto m = model_input(r->victim);
+        if (!k || !m || !k->instructions_per_block || r->corun_mean_ns <= 0) break;
+        kernels.push_back(*m);
+        blocks.push_back(r->victim_blocks_per_sm);
+        instructions += r->victim_blocks_per_sm * *k->instructions_per_block;
+        longest = std::max(longest, r->corun_mean_ns);
+      }
+      if (kernels.size() != 2) continue;
+      const double measured = instructions / (longest * gpu_.clock_mhz / 1000.0);
+      const auto ipc = kernelet::sm_ipc(markov_, kernels, blocks);
+      const std::string mix = key.first.substr(0, key.first.find('/'));
+      sum[mix].first += measured;
+      sum[mix].second += ipc[0] + ipc[1];
+      ++count[mix];
+    }
+    std::vector<IpcPoint> out;
+    for (const auto& [mix, s] : sum) out.push_back({mix, s.first / count.at(mix), s.second / count.at(mix)});
+    return out;
+  }
+
+ private:
   const CoRunTable& table_;
   const GpuSpec& gpu_;
   std::map<std::pair<std::string, std::string>, int> fold_;
   std::map<std::string, KernelProfile> profiles_;
   std::map<std::tuple<int, CoRunForm, Exposure>, sim::CoRunCoefficients> fits_;
+  kernelet::SmModel markov_ = kernelet::sm_model_for(gpu_);
+
+ public:
+  double peak_ipc() const { return markov_.peak_ipc; }
 };
 
 RunResult result_of(store::RunRecord&& rec) {
@@ -198,6 +285,19 @@ int run_crossval(const CrossvalArgs& a) {
           "three-kernel rows under corun ({} form, all pairs fitted, exponents added): median {:.2f} %, p90 "
           "{:.2f} %\n",
           form == CoRunForm::Ratio ? "ratio" : "occupancy", median_of(t), nearest_rank(t, 0.9));
+
+  const auto report_ipc = [&](const char* title, const auto& points) {
+    if (points.empty()) return;
+    double err = 0;
+    for (const auto& p : points) err += std::abs(p.measured - p.predicted);
+    fmt::print("\nmarkov IPC per SM, {} ({} points): mean absolute error {:.3f} (peak {})\n", title, points.size(),
+               err / static_cast<double>(points.size()), held.peak_ipc());
+    if (a.ipc_detail)
+      for (const auto& p : points)
+        fmt::print("  {:<40} measured {:6.3f}  predicted {:6.3f}\n", p.what, p.measured, p.predicted);
+  };
+  report_ipc("each kernel alone", held.ipc_alone());
+  report_ipc("pairs together (mean over repeats and orders)", held.ipc_together());
 
   if (!a.measured.empty()) {
     std::vector<store::Store> dbs;
@@ -278,6 +378,7 @@ void add_crossval_command(CLI::App& app) {
   cmd->add_option("--model", a->models, "Interference models to compare (repeatable)");
   cmd->add_option("--default-model", a->default_model, "The model marked default in the CSV");
   cmd->add_option("--seed", a->seed, "Seed of the split of pairs into two halves");
+  cmd->add_flag("--ipc-detail", a->ipc_detail, "Print each kernel's and pair's measured and predicted IPC");
   cmd->add_option("--csv", a->csv, "Write the rows (docs/interference/crossval.csv's columns)");
   cmd->callback([a] { run_crossval(*a); });
 }

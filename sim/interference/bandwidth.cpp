@@ -1,6 +1,7 @@
 // Interference model `bandwidth`: co-running blocks share the SM's part of the GPU's DRAM bandwidth. Each kernel
-// X demands d_X = bytes per block / mean block time, its bytes per block being its compulsory traffic (memory
-// footprint / grid blocks, from the profile). A block of kernel A dispatched beside others runs
+// X demands d_X = bytes per block / mean block time, its bytes per block being the DRAM traffic a profiler counted
+// (dram_bytes_per_block) where the profile has it, else its compulsory traffic (memory footprint / grid blocks). A
+// block of kernel A dispatched beside others runs
 //   duration = recorded x max(1, D / C),   D = sum over the SM's blocks (A's own included) of d,
 //   C = max(R_A x d_A, bandwidth / SMs)
 // R_A being A's occupancy limit: alone at full residency A already drew R_A x d_A (its recorded time includes
@@ -18,8 +19,10 @@ namespace gpusched::sim {
 
 double bandwidth_demand_per_block(const KernelProfile& k) {
   const double mean = k.mean_block_ns();
-  if (mean <= 0 || k.memory_footprint_bytes <= 0 || k.block_count() <= 0) return 0.0;
-  return static_cast<double>(k.memory_footprint_bytes) / static_cast<double>(k.block_count()) / mean;  // bytes/ns
+  if (mean <= 0 || k.block_count() <= 0) return 0.0;
+  if (k.dram_bytes_per_block) return *k.dram_bytes_per_block / mean;  // bytes/ns
+  if (k.memory_footprint_bytes <= 0) return 0.0;
+  return static_cast<double>(k.memory_footprint_bytes) / static_cast<double>(k.block_count()) / mean;
 }
 
 double bandwidth_slowdown(double demand, double own_demand, int own_limit, const GpuSpec& gpu) {

@@ -6,8 +6,8 @@
 
 namespace gpusched::sim {
 
-// A block's DRAM demand in bytes/ns: its compulsory traffic (memory footprint / grid blocks) over its mean block
-// time; 0 for a kernel without a footprint or records.
+// A block's DRAM demand in bytes/ns: its counted DRAM traffic (dram_bytes_per_block) or else its compulsory
+// traffic (memory footprint / grid blocks), over its mean block time; 0 for a kernel without either or records.
 double bandwidth_demand_per_block(const KernelProfile& k);
 
 // The slowdown of a block whose SM demands `demand` bytes/ns in all, its kernel demanding `own_demand` per block

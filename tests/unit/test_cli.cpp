@@ -1,6 +1,5 @@
 // The gpusched command: every malformed-input class gets one exact message and exit code 2.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -28,12 +27,15 @@ std::string validate(const std::string& file, int& code) {
 TEST(Cli, MalformedInputGetsExactMessageAndExitCode2) {
   const BadCase cases[] = {
       // truncated files
-      {"truncated.kernel.toml", "truncated.kernel.toml:4:11: not valid TOML: Error while parsing array: encountered "
-                                "end-of-file"},
-      {"truncated.csv", "truncated.csv:3:6: field 'end': expected 4 comma-separated fields (block,sm,start,end), found 3"},
+      {"truncated.kernel.toml",
+       "truncated.kernel.toml:4:11: not valid TOML: Error while parsing array: encountered "
+       "end-of-file"},
+      {"truncated.csv",
+       "truncated.csv:3:6: field 'end': expected 4 comma-separated fields (block,sm,start,end), found 3"},
       {"truncated-csv.kernel.toml",
        "truncated.csv:3:6: field 'end': expected 4 comma-separated fields (block,sm,start,end), found 3"},
-      {"empty.csv", "empty.csv:1: field 'header': expected the header line \"block,sm,start,end\", found an empty file"},
+      {"empty.csv",
+       "empty.csv:1: field 'header': expected the header line \"block,sm,start,end\", found an empty file"},
       // wrong type
       {"wrong-type.kernel.toml",
        "wrong-type.kernel.toml:7:24: field 'registers_per_thread': expected an integer, found string \"32\""},
@@ -64,10 +66,12 @@ TEST(Cli, MalformedInputGetsExactMessageAndExitCode2) {
        "unknown-gpu.toml:3:7: field 'gpu': expected a GPU preset (gtx480, c2050, gtx680, k40, titanx, chimera-fermi, "
        "h100, h200) or a GPU file, found \"gtx9000\""},
       // duplicate launch id, unknown dependency, cycle
-      {"duplicate-id.toml", "duplicate-id.toml:15:6: field 'launch[1].id': duplicate launch id 'x' (first defined at "
-                            "line 8)"},
+      {"duplicate-id.toml",
+       "duplicate-id.toml:15:6: field 'launch[1].id': duplicate launch id 'x' (first defined at "
+       "line 8)"},
       {"unknown-dependency.toml",
-       "unknown-dependency.toml:18:9: field 'launch[1].after[0]': expected the id of a launch in this file, found \"z\""},
+       "unknown-dependency.toml:18:9: field 'launch[1].after[0]': expected the id of a launch in this file, found "
+       "\"z\""},
       {"cycle.toml", "cycle.toml:8: cyclic dependencies among launches x, y"},
   };
   for (const auto& c : cases) {
@@ -91,7 +95,8 @@ TEST(Cli, SimPrintsOneRowPerPolicy) {
   std::string out;
   ASSERT_EQ(run_cli("sim --workload " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml --policy all", out), 0)
       << out;
-  for (const char* p : {"fifo", "serial", "sjf", "mpmax", "spatial"}) EXPECT_NE(out.find(std::string("\n") + p + " "), std::string::npos) << p;
+  for (const char* p : {"fifo", "serial", "sjf", "mpmax", "spatial"})
+    EXPECT_NE(out.find(std::string("\n") + p + " "), std::string::npos) << p;
   EXPECT_NE(out.find("STP"), std::string::npos);
 }
 
@@ -140,7 +145,8 @@ TEST(Cli, InfoAndGpus) {
 
 TEST(Cli, PredictReportsRatiosPerLaunch) {
   std::string out;
-  ASSERT_EQ(run_cli("predict -w " + std::string(GPUSCHED_TRACES_DIR) + "/workloads/default.toml -p fifo", out), 0) << out;
+  ASSERT_EQ(run_cli("predict -w " + std::string(GPUSCHED_TRACES_DIR) + "/workloads/default.toml -p fifo", out), 0)
+      << out;
   EXPECT_NE(out.find("raytracing"), std::string::npos) << out;
   EXPECT_NE(out.find("first prediction / actual:"), std::string::npos) << out;
   EXPECT_EQ(run_cli("predict -w " + std::string(GPUSCHED_TRACES_DIR) + "/workloads/default.toml -p nosuch", out), 2);
@@ -175,11 +181,13 @@ TEST(Cli, ReorderPrintsTheNewOrder) {
 TEST(Cli, ChimeraCommandsRunTheScenarioAndThePairs) {
   const std::string traces = std::string(GPUSCHED_TRACES_DIR) + "/chimera";
   std::string out;
-  ASSERT_EQ(run_cli("chimera-rt --traces " + traces + " --benchmarks bp --policies preempt-flush,chimera --jobs 1", out), 0)
+  ASSERT_EQ(
+      run_cli("chimera-rt --traces " + traces + " --benchmarks bp --policies preempt-flush,chimera --jobs 1", out), 0)
       << out;
   EXPECT_NE(out.find("| bp | 15 | relaxed | chimera | 21 |"), std::string::npos) << out;
   EXPECT_NE(out.find("| 15 | relaxed | preempt-flush |"), std::string::npos) << out;
-  ASSERT_EQ(run_cli("chimera-pairs --traces " + traces + " --with lud --benchmarks bp --policies chimera", out), 0) << out;
+  ASSERT_EQ(run_cli("chimera-pairs --traces " + traces + " --with lud --benchmarks bp --policies chimera", out), 0)
+      << out;
   EXPECT_NE(out.find("| lud+bp |"), std::string::npos) << out;
   // Bad input: exit 2 with the reason.
   EXPECT_EQ(run_cli("chimera-rt --traces " + traces + " --benchmarks nosuch", out), 2);
@@ -195,9 +203,10 @@ TEST(Cli, GeneratedRealtimeScenarioValidatesAndSimulates) {
   std::filesystem::remove_all(dir);
   const std::string traces = std::string(GPUSCHED_TRACES_DIR) + "/chimera";
   std::string out;
-  ASSERT_EQ(run_cli("gen chimera-rt --traces " + traces + " --benchmark hs --periods 3 --out " + (dir / "hs.toml").string(),
-                    out),
-            0)
+  ASSERT_EQ(
+      run_cli("gen chimera-rt --traces " + traces + " --benchmark hs --periods 3 --out " + (dir / "hs.toml").string(),
+              out),
+      0)
       << out;
   EXPECT_TRUE(std::filesystem::exists(dir / "rt.kernel.toml"));
   ASSERT_EQ(run_cli("validate " + (dir / "hs.toml").string(), out), 0) << out;
@@ -208,9 +217,35 @@ TEST(Cli, GeneratedRealtimeScenarioValidatesAndSimulates) {
 
 TEST(Cli, SimDetailsPrintPolicyFigures) {
   std::string out;
-  ASSERT_EQ(run_cli("sim --workload " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml --policy chimera,timeshare,fifo --details", out), 0)
+  ASSERT_EQ(run_cli("sim --workload " + std::string(GPUSCHED_TEST_DATA) +
+                        "/small/small.toml --policy chimera,timeshare,fifo --details",
+                    out),
+            0)
       << out;
   EXPECT_NE(out.find("chimera: preempted_sms="), std::string::npos) << out;
   EXPECT_NE(out.find("timeshare: microkernels="), std::string::npos) << out;
   EXPECT_EQ(out.find("fifo: "), std::string::npos) << out;
+}
+
+// crossval on the shipped H100 co-runs: every model's held-out error and the Markov model's IPC against the
+// recordings, on the nine suite kernels whose profiles carry counted instructions (scripts/ncu-to-profiles.py).
+// markov must differ from none (it has inputs now) and the measured IPC of mriq-s1 alone must be near the
+// profiler's 3.56 (recorded blocks x instructions / (SMs x span x clock)).
+TEST(Cli, CrossvalPredictsHeldOutPairsAndReportsMarkovIpc) {
+  std::string out;
+  ASSERT_EQ(run_cli("crossval --coruns " + std::string(GPUSCHED_TRACES_DIR) +
+                        "/live/h100/coruns.csv --model none --model markov --ipc-detail",
+                    out),
+            0)
+      << out;
+  EXPECT_NE(out.find("markov IPC per SM, each kernel alone (9 points)"), std::string::npos) << out;
+  EXPECT_NE(out.find("markov IPC per SM, pairs together"), std::string::npos) << out;
+  const auto none = out.find("\nnone "), markov = out.find("\nmarkov ");
+  ASSERT_NE(none, std::string::npos);
+  ASSERT_NE(markov, std::string::npos);
+  EXPECT_NE(out.substr(none + 1, 40).substr(12), out.substr(markov + 1, 40).substr(12)) << "markov = none";
+  const auto mriq = out.find("mriq-s1 r=8");
+  ASSERT_NE(mriq, std::string::npos) << out;
+  const double measured = std::stod(out.substr(out.find("measured", mriq) + 8));
+  EXPECT_NEAR(measured, 3.56, 0.15);
 }

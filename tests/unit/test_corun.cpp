@@ -8,6 +8,7 @@
 
 #include "core/corun_records.h"
 #include "core/error.h"
+#include "sim/interference/bandwidth.h"
 #include "sim/interference/corun_fit.h"
 #include "test_helpers.h"
 
@@ -197,6 +198,30 @@ TEST(BandwidthModel, StretchesABlockWhenTheSmsDemandExceedsItsShare) {
   const auto r = sim::run_workload(w, g, o, cache);
   EXPECT_EQ(block_time(r, 1), 2062);
   EXPECT_EQ(block_time(r, 0), 10000);
+}
+
+TEST(BandwidthModel, CountedDramTrafficReplacesTheCompulsoryOne) {
+  // The same two kernels, but a's profile says a profiler counted 1.6e8 bytes per block: d_a = 1.6e8 / 10000 =
+  // 16000 bytes/ns (its footprint would give 32000). b beside one a block: D = 1000 + 16000 = 17000 > C_b = 16000:
+  // 1000 x 17000 / 16000 = 1062.5. Counted traffic on b alone (16e6 bytes: d_b = 16000, C_b = 256000) keeps it
+  // unchanged: D = 32000 < 256000.
+  auto a = test::kernel("a", 1, 128, {10000});
+  auto b = test::kernel("b", 1, 128, {1000});
+  a->memory_footprint_bytes = 320'000'000;
+  a->dram_bytes_per_block = 1.6e8;
+  b->memory_footprint_bytes = 1'000'000;
+  EXPECT_DOUBLE_EQ(sim::bandwidth_demand_per_block(*a), 16000.0);
+  EXPECT_DOUBLE_EQ(sim::bandwidth_demand_per_block(*b), 1000.0);
+  const auto w = make_workload("w", {a, b}, {test::launch("a", 0, 0), test::launch("b", 1, 100)});
+  GpuSpec g = test::gpu_with_sms("h100", 1);
+  g.dram_bandwidth_gbps = 160;
+  sim::RunOptions o;
+  o.interference = "bandwidth";
+  sim::AloneTimeCache cache;
+  EXPECT_EQ(block_time(sim::run_workload(w, g, o, cache), 1), 1062);
+  b->dram_bytes_per_block = 16e6;
+  sim::AloneTimeCache cache2;
+  EXPECT_EQ(block_time(sim::run_workload(w, g, o, cache2), 1), 1000);
 }
 
 }  // namespace

@@ -172,6 +172,28 @@ TEST(MarkovModel, RejectsBadParameters) {
 #include "sim/registry.h"
 #include "test_helpers.h"
 
+TEST(MarkovModel, ProfileInputsFromCountedInstructions) {
+  // A profile with counted instructions: R_m = 1036 / 25207 (sgemm-s1's counts on an H100) and the uncoalesced
+  // fraction as counted; warps per block 256 / 32 = 8. Uncoalesced accesses wait (32 - 1) / B cycles longer, so
+  // the same kernel with half its accesses uncoalesced issues less.
+  KernelProfile k;
+  k.block = {256, 1, 1};
+  k.instructions_per_block = 25207;
+  k.memory_instructions_per_block = 1036;
+  const GpuSpec gpu = *find_gpu_preset("h100");
+  const auto model = kernelet::sm_model_for(gpu);
+  const auto coalesced = kernelet::model_kernel(k, model, 32);
+  ASSERT_TRUE(coalesced);
+  EXPECT_EQ(coalesced->warps_per_block, 8);
+  EXPECT_DOUBLE_EQ(coalesced->memory_ratio, 1036.0 / 25207.0);
+  EXPECT_DOUBLE_EQ(coalesced->uncoalesced, 0.0);
+  k.uncoalesced_fraction = 0.5;
+  const auto half = kernelet::model_kernel(k, model, 32);
+  ASSERT_TRUE(half);
+  EXPECT_DOUBLE_EQ(half->uncoalesced, 0.5);
+  EXPECT_LT(kernelet::sm_ipc(model, {*half}, {8})[0], kernelet::sm_ipc(model, {*coalesced}, {8})[0]);
+}
+
 TEST(MarkovInterference, CoRunnersSlowBlocksDown) {
   const auto* info = sim::Registry<sim::DurationModel>::instance().find("markov");
   ASSERT_NE(info, nullptr);

@@ -61,9 +61,10 @@ TEST(ProfileReader, UnknownFieldWarns) {
 TEST(ProfileReader, CyclesNeedAClock) {
   Warnings w;
   try {
-    parse_kernel_profile("format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\n"
-                         "registers_per_thread = 8\ntime_unit = \"cycles\"\n",
-                         "k.toml", "", &w);
+    parse_kernel_profile(
+        "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\n"
+        "registers_per_thread = 8\ntime_unit = \"cycles\"\n",
+        "k.toml", "", &w);
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "k.toml:1:1: field 'clock_mhz': missing (this field is required)");
@@ -73,13 +74,15 @@ TEST(ProfileReader, CyclesNeedAClock) {
 TEST(ProfileReader, ResidencyAboveOccupancyIsRefused) {
   Warnings w;
   try {
-    parse_kernel_profile("format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngpu = \"gtx480\"\ngrid = [2]\n"
-                         "block = [256]\nregisters_per_thread = 8\n[[records]]\nresidency = 7\nfile = \"x.csv\"\n",
-                         "k.toml", "", &w);
+    parse_kernel_profile(
+        "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngpu = \"gtx480\"\ngrid = [2]\n"
+        "block = [256]\nregisters_per_thread = 8\n[[records]]\nresidency = 7\nfile = \"x.csv\"\n",
+        "k.toml", "", &w);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "k.toml:9:13: field 'records[0].residency': expected at most 6 (the occupancy limit on "
-                           "gtx480), found 7");
+    EXPECT_STREQ(e.what(),
+                 "k.toml:9:13: field 'records[0].residency': expected at most 6 (the occupancy limit on "
+                 "gtx480), found 7");
   }
 }
 
@@ -131,4 +134,48 @@ TEST(ProfileWriter, AFailedWriteLeavesNoFile) {
   ASSERT_TRUE(std::filesystem::exists(dir));
   EXPECT_TRUE(std::filesystem::is_empty(dir));
   std::filesystem::remove_all(dir);
+}
+
+// The profiler's counts (scripts/ncu-to-profiles.py): read, written back, and refused out of range with the field
+// named.
+TEST(ProfileReader, CountedTrafficAndUncoalescedFraction) {
+  const std::string head =
+      "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\nregisters_per_thread = 8\n";
+  Warnings w;
+  auto k =
+      parse_kernel_profile(head + "dram_bytes_per_block = 710215.8\nuncoalesced_fraction = 0.386\n", "k.toml", "", &w);
+  EXPECT_TRUE(w.empty());
+  ASSERT_TRUE(k.dram_bytes_per_block && k.uncoalesced_fraction);
+  EXPECT_DOUBLE_EQ(*k.dram_bytes_per_block, 710215.8);
+  EXPECT_DOUBLE_EQ(*k.uncoalesced_fraction, 0.386);
+
+  SyntheticProfileSpec s;
+  s.name = "counted";
+  s.gpu = "h100";
+  s.blocks = 4;
+  s.threads_per_block = 128;
+  s.mean_block_ns = 5000;
+  const auto g = synthesize_profile(s);
+  auto p = g.profile;
+  p.dram_bytes_per_block = 2049.2;
+  p.uncoalesced_fraction = 0.25;
+  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_counted").string();
+  write_kernel_profile(dir, p, g.records);
+  const auto back = read_kernel_profile(dir + "/counted.kernel.toml", &w);
+  EXPECT_DOUBLE_EQ(back.dram_bytes_per_block.value_or(0), 2049.2);
+  EXPECT_DOUBLE_EQ(back.uncoalesced_fraction.value_or(0), 0.25);
+  std::filesystem::remove_all(dir);
+
+  const auto refused = [&](const std::string& line) {
+    try {
+      parse_kernel_profile(head + line + "\n", "k.toml", "", &w);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refused("uncoalesced_fraction = 1.5"),
+            "k.toml:7:24: field 'uncoalesced_fraction': expected a fraction in [0, 1], found 1.5");
+  EXPECT_EQ(refused("dram_bytes_per_block = -1"),
+            "k.toml:7:24: field 'dram_bytes_per_block': expected a non-negative number, found -1");
 }
