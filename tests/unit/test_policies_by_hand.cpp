@@ -145,3 +145,31 @@ TEST(ByHand, SrtfAdaptiveSharesWhenSlowdownsDiverge) {
   EXPECT_EQ(run(srtf_pair(), gpu_with_sms("h100", 2), "srtf-adaptive").schedule.pieces,
             run(srtf_pair(), gpu_with_sms("h100", 2), "srtf").schedule.pieces);
 }
+
+TEST(ByHand, KnapsackReordersAQueuedBatch) {
+  // Three launches queued at t = 0 on one H100 SM (2048 threads), submitted k0, k1, k2 (KnapsackReorder's
+  // AlgorithmOneByHand case as a workload): k0 2 blocks x 1024 threads of 1000 ns, k1 2 x 512 of 100 ns, k2 2 x 512
+  // of 200 ns. Alone: k0 1000 (both blocks at once), k1 100, k2 200.
+  // fifo: k0 takes the whole SM 0-1000; then k1 and k2 fit together: k1 1000-1100, k2 1000-1200.
+  //   Slowdowns 1, 11, 6: ANTT = 18 / 3 = 6; makespan 1200.
+  // knapsack: Algorithm 1 gives queues q0 = [k1, k0], q1 = [k2] (submission order k1, k2, k0; k0 waits on its stream
+  //   for k1). k1 and k2 start at 0; k1 ends at 100 and frees 1024 threads: k0's first block runs 100-1100; k2 ends
+  //   at 200: k0's second block runs 200-1200. Slowdowns 1200/1000 = 1.2, 1, 1: ANTT = 3.2 / 3 = 1.0667; the same
+  //   makespan.
+  const auto w =
+      make_workload("batch", {kernel("k0", 2, 1024, {1000}), kernel("k1", 2, 512, {100}), kernel("k2", 2, 512, {200})},
+                    {launch("l0", 0, 0), launch("l1", 1, 0), launch("l2", 2, 0)});
+  const auto f = run(w, kOneSm, "fifo");
+  EXPECT_EQ(f.launches[0].finish, 1000);
+  EXPECT_EQ(f.launches[1].finish, 1100);
+  EXPECT_EQ(f.launches[2].finish, 1200);
+  EXPECT_NEAR(f.metrics.antt, 6.0, 1e-12);
+  const auto k = run(w, kOneSm, "knapsack");
+  EXPECT_EQ(k.launches[1].finish, 100);
+  EXPECT_EQ(k.launches[2].finish, 200);
+  EXPECT_EQ(k.launches[0].first_dispatch, 100);
+  EXPECT_EQ(k.launches[0].finish, 1200);
+  EXPECT_NEAR(k.metrics.antt, 3.2 / 3.0, 1e-12);
+  EXPECT_EQ(k.metrics.makespan, 1200);
+  EXPECT_EQ(check_invariants(w, kOneSm, k), "");
+}
