@@ -42,9 +42,10 @@ struct Search {
       best_taken = taken;
     }
     if (depth == order.size()) return;
-    double bound = 1e300;
-    for (int d = 0; d < 3; ++d) bound = std::min(bound, bound_dim(d, depth, room[d]));
-    if (value + bound <= best + 1e-12) return;
+    // The bound is the smallest of the three dimensions' fractional bounds; any one of them at or below the
+    // incumbent prunes, so the others need not be computed.
+    for (int d = 0; d < 3; ++d)
+      if (value + bound_dim(d, depth, room[d]) <= best + 1e-12) return;
     const std::size_t i = order[depth];
     const auto& w = items[i].weight;
     if (w[0] <= room[0] && w[1] <= room[1] && w[2] <= room[2]) {
@@ -56,22 +57,81 @@ struct Search {
   }
 };
 
-}  // namespace
-
-KnapsackSolution solve_knapsack_exact(const std::vector<KnapsackItem>& items, const std::array<std::int64_t, 3>& capacity,
-                                      std::int64_t node_budget) {
-  Search s{items, capacity, {}, {}, node_budget, 0, -1.0, std::vector<char>(items.size(), 0), {}, {}};
+// Items by value per unit of their tightest dimension (a fraction of its capacity), descending; ties keep the
+// items' order.
+std::vector<std::size_t> density_order(const std::vector<KnapsackItem>& items,
+                                       const std::array<std::int64_t, 3>& capacity) {
   const auto n = items.size();
   std::vector<double> tightness(n, 0.0);
   for (std::size_t i = 0; i < n; ++i)
     for (int d = 0; d < 3; ++d)
       if (capacity[d] > 0)
-        tightness[i] = std::max(tightness[i], static_cast<double>(items[i].weight[d]) / static_cast<double>(capacity[d]));
-  s.order.resize(n);
-  std::iota(s.order.begin(), s.order.end(), std::size_t{0});
-  std::stable_sort(s.order.begin(), s.order.end(), [&](std::size_t a, std::size_t b) {
+        tightness[i] =
+            std::max(tightness[i], static_cast<double>(items[i].weight[d]) / static_cast<double>(capacity[d]));
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return items[a].value * std::max(tightness[b], 1e-12) > items[b].value * std::max(tightness[a], 1e-12);
   });
+  return order;
+}
+
+// Items in `order`, each taken while it fits: marks `taken`, returns the value.
+double greedy_pass(const std::vector<KnapsackItem>& items, const std::array<std::int64_t, 3>& capacity,
+                   const std::vector<std::size_t>& order, std::vector<char>& taken) {
+  auto room = capacity;
+  double value = 0;
+  for (const std::size_t i : order) {
+    const auto& w = items[i].weight;
+    if (w[0] <= room[0] && w[1] <= room[1] && w[2] <= room[2]) {
+      taken[i] = 1;
+      value += items[i].value;
+      for (int d = 0; d < 3; ++d) room[d] -= w[d];
+    }
+  }
+  return value;
+}
+
+}  // namespace
+
+KnapsackSolution solve_knapsack_greedy(const std::vector<KnapsackItem>& all_items,
+                                       const std::array<std::int64_t, 3>& capacity) {
+  // Only the items that fit on their own are ordered (the same relative order as among all: the sort is stable).
+  std::vector<std::size_t> original;
+  std::vector<KnapsackItem> items;
+  for (std::size_t i = 0; i < all_items.size(); ++i) {
+    const auto& w = all_items[i].weight;
+    if (w[0] <= capacity[0] && w[1] <= capacity[1] && w[2] <= capacity[2]) {
+      original.push_back(i);
+      items.push_back(all_items[i]);
+    }
+  }
+  std::vector<char> taken(items.size(), 0);
+  KnapsackSolution out;
+  out.value = greedy_pass(items, capacity, density_order(items, capacity), taken);
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (taken[i]) out.chosen.push_back(original[i]);
+  return out;  // `exact` stays true: no branch and bound hit a budget (the choice itself is approximate)
+}
+
+KnapsackSolution solve_knapsack_exact(const std::vector<KnapsackItem>& all_items,
+                                      const std::array<std::int64_t, 3>& capacity, std::int64_t node_budget) {
+  // Items that do not fit the capacity on their own can never be chosen: the search runs over the others only.
+  // That changes no choice (the decision order of the others and the first best found are the same; the bounds
+  // only get tighter) and makes the many small knapsacks of the reordering (one kernel's freed resources) cheap.
+  std::vector<std::size_t> original;
+  std::vector<KnapsackItem> fitting;
+  for (std::size_t i = 0; i < all_items.size(); ++i) {
+    const auto& w = all_items[i].weight;
+    if (w[0] <= capacity[0] && w[1] <= capacity[1] && w[2] <= capacity[2]) {
+      original.push_back(i);
+      fitting.push_back(all_items[i]);
+    }
+  }
+  const std::vector<KnapsackItem>& items = fitting;
+  Search s{items, capacity, {}, {}, node_budget, 0, -1.0, std::vector<char>(items.size(), 0), {}, {}};
+  const auto n = items.size();
+  s.order = density_order(items, capacity);
   s.rank.resize(n);
   for (std::size_t k = 0; k < n; ++k) s.rank[s.order[k]] = k;
   for (int d = 0; d < 3; ++d) {
@@ -86,24 +146,14 @@ KnapsackSolution solve_knapsack_exact(const std::vector<KnapsackItem>& items, co
   }
   // A greedy incumbent (items in decision order, taken while they fit) lets the bound prune from the start.
   {
-    auto room = capacity;
-    double value = 0;
     std::vector<char> taken(n, 0);
-    for (const std::size_t i : s.order) {
-      const auto& w = items[i].weight;
-      if (w[0] <= room[0] && w[1] <= room[1] && w[2] <= room[2]) {
-        taken[i] = 1;
-        value += items[i].value;
-        for (int d = 0; d < 3; ++d) room[d] -= w[d];
-      }
-    }
-    s.best = value;
-    s.best_taken = taken;
+    s.best = greedy_pass(items, capacity, s.order, taken);
+    s.best_taken = std::move(taken);
   }
   s.dfs(0, 0.0, capacity);
   KnapsackSolution out;
   for (std::size_t i = 0; i < n; ++i)
-    if (s.best_taken[i]) out.chosen.push_back(i);
+    if (s.best_taken[i]) out.chosen.push_back(original[i]);
   out.value = std::max(0.0, s.best);
   out.exact = s.nodes <= node_budget;
   out.nodes = s.nodes;
@@ -131,11 +181,14 @@ KnapsackSolution solve_knapsack_linearized(const std::vector<KnapsackItem>& item
   const std::size_t cells = static_cast<std::size_t>(n + 1) * cols;
   if (cells > static_cast<std::size_t>(max_cells)) throw std::length_error("linearised knapsack table too large");
   std::vector<double> M(cells, 0.0);
-  auto at = [&](std::int64_t i, std::int64_t j) -> double& { return M[static_cast<std::size_t>(i) * cols + static_cast<std::size_t>(j)]; };
+  auto at = [&](std::int64_t i, std::int64_t j) -> double& {
+    return M[static_cast<std::size_t>(i) * cols + static_cast<std::size_t>(j)];
+  };
   for (std::int64_t i = 1; i <= n; ++i)
     for (std::int64_t j = 1; j <= W; ++j) {
       const auto wi = w[static_cast<std::size_t>(i - 1)];
-      at(i, j) = wi > j ? at(i - 1, j) : std::max(at(i - 1, j), items[static_cast<std::size_t>(i - 1)].value + at(i - 1, j - wi));
+      at(i, j) = wi > j ? at(i - 1, j)
+                        : std::max(at(i - 1, j), items[static_cast<std::size_t>(i - 1)].value + at(i - 1, j - wi));
     }
   // Algorithm 2: backtrack from the full capacity.
   KnapsackSolution out;

@@ -8,6 +8,13 @@
 
 namespace gpusched {
 
+KnapsackSolver knapsack_solver_named(const std::string& name, const std::string& what) {
+  if (name == "exact") return KnapsackSolver::Exact;
+  if (name == "linearized") return KnapsackSolver::Linearized;
+  if (name == "greedy") return KnapsackSolver::Greedy;
+  throw std::invalid_argument(what + " expects exact, linearized or greedy, found \"" + name + "\"");
+}
+
 ReorderKernel reorder_kernel_of(const KernelProfile& k, TimeNs estimated_time) {
   return ReorderKernel{k.block_count(), k.threads_per_block(),
                        static_cast<std::int64_t>(k.registers_per_thread) * k.threads_per_block(),
@@ -61,6 +68,8 @@ ReorderResult knapsack_reorder(const std::vector<ReorderKernel>& kernels, const 
     KnapsackSolution solution;
     if (solver == KnapsackSolver::Exact) {
       solution = solve_knapsack_exact(items, available, 200'000);
+    } else if (solver == KnapsackSolver::Greedy) {
+      solution = solve_knapsack_greedy(items, available);
     } else {
       try {
         solution = solve_knapsack_linearized(items, available);
@@ -76,7 +85,8 @@ ReorderResult knapsack_reorder(const std::vector<ReorderKernel>& kernels, const 
     std::stable_sort(chosen.begin(), chosen.end(), [&](std::size_t a, std::size_t b) { return value[a] > value[b]; });
     for (const auto k : chosen) {
       // FindEarlyQueue: the queue whose last kernel ends first (lowest index on ties).
-      const auto q = static_cast<std::size_t>(std::min_element(queue_free.begin(), queue_free.end()) - queue_free.begin());
+      const auto q =
+          static_cast<std::size_t>(std::min_element(queue_free.begin(), queue_free.end()) - queue_free.begin());
       queue_items[q].push_back(k);
       out.queue[k] = static_cast<int>(q);
       const TimeNs finish = std::max(now, queue_free[q]) + std::max<TimeNs>(1, kernels[k].estimated_time);

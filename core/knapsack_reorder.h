@@ -13,17 +13,20 @@
 namespace gpusched {
 
 struct ReorderKernel {
-  std::int64_t blocks = 1;            // nb_i
-  int threads_per_block = 0;          // nt_i
-  std::int64_t registers_per_block = 0;  // nr_i
+  std::int64_t blocks = 1;                   // nb_i
+  int threads_per_block = 0;                 // nt_i
+  std::int64_t registers_per_block = 0;      // nr_i
   std::int64_t shared_memory_per_block = 0;  // sh_i
-  TimeNs estimated_time = 1;          // t_i^est
+  TimeNs estimated_time = 1;                 // t_i^est
 };
 
 // A kernel's resources per block as seed 002 counts them (registers per block = per thread x threads).
 ReorderKernel reorder_kernel_of(const KernelProfile& k, TimeNs estimated_time);
 
-enum class KnapsackSolver { Exact, Linearized };
+enum class KnapsackSolver { Exact, Linearized, Greedy };
+
+// "exact", "linearized" or "greedy"; throws std::invalid_argument naming `what` otherwise.
+KnapsackSolver knapsack_solver_named(const std::string& name, const std::string& what);
 
 struct ReorderResult {
   std::vector<std::size_t> order;  // kernel indices in the new submission order

@@ -22,7 +22,8 @@ void add_reorder_command(CLI::App& app) {
   cmd->add_option("--workload,-w", *workload, "Workload file")->required();
   cmd->add_option("--gpu", *gpu_name, "GPU preset or file (default: the workload's)");
   cmd->add_option("--queues", *queues, "Hardware queues simulated")->check(CLI::Range(1, 1024));
-  cmd->add_option("--solver", *solver, "exact or linearized")->check(CLI::IsMember({"exact", "linearized"}));
+  cmd->add_option("--solver", *solver, "exact, linearized (the paper's table) or greedy (approximate)")
+      ->check(CLI::IsMember({"exact", "linearized", "greedy"}));
   cmd->add_flag("--time-only", *quiet, "Print only the time the reordering took, in ns");
   cmd->callback([=] {
     const auto loaded = load_workload_and_gpu(*workload, *gpu_name);
@@ -35,8 +36,7 @@ void add_reorder_command(CLI::App& app) {
       kernels.push_back(reorder_kernel_of(k, alone.get(k, i, gpu, 1, "none", {}).time));
     }
     const auto start = std::chrono::steady_clock::now();
-    const auto r = knapsack_reorder(kernels, gpu, *queues,
-                                    *solver == "exact" ? KnapsackSolver::Exact : KnapsackSolver::Linearized);
+    const auto r = knapsack_reorder(kernels, gpu, *queues, knapsack_solver_named(*solver, "--solver"));
     const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
     if (*quiet) {
       fmt::print("{}\n", took.count());

@@ -18,12 +18,9 @@ class KnapsackPolicy final : public Policy {
   explicit KnapsackPolicy(const Params& p)
       : issue_(p),
         queues_(static_cast<int>(p.get_int("queues"))),
-        solver_(p.get_string("solver")),
+        solver_(knapsack_solver_named(p.get_string("solver"), "policy knapsack: parameter 'solver'")),
         estimate_(p.get_string("estimate")) {
     if (queues_ < 1) throw std::invalid_argument("policy knapsack: parameter 'queues' must be at least 1");
-    if (solver_ != "exact" && solver_ != "linearized")
-      throw std::invalid_argument("policy knapsack: parameter 'solver' expects exact or linearized, found \"" +
-                                  solver_ + "\"");
     if (estimate_ != "alone" && estimate_ != "staircase")
       throw std::invalid_argument("policy knapsack: parameter 'estimate' expects alone or staircase, found \"" +
                                   estimate_ + "\"");
@@ -47,8 +44,7 @@ class KnapsackPolicy final : public Policy {
       }
       kernels.push_back(reorder_kernel_of(k, estimate));
     }
-    const auto result = knapsack_reorder(kernels, gpu, queues_,
-                                         solver_ == "exact" ? KnapsackSolver::Exact : KnapsackSolver::Linearized);
+    const auto result = knapsack_reorder(kernels, gpu, queues_, solver_);
     Submission s;
     s.order = result.order;
     for (std::size_t i = 0; i < w.launches.size(); ++i) s.stream.push_back("q" + std::to_string(result.queue[i]));
@@ -62,7 +58,8 @@ class KnapsackPolicy final : public Policy {
  private:
   OrderedIssue issue_;
   int queues_;
-  std::string solver_, estimate_;
+  KnapsackSolver solver_;
+  std::string estimate_;
 };
 
 }  // namespace
@@ -74,8 +71,8 @@ GPUSCHED_REGISTER_PLUGIN(
     (std::vector<gpusched::sim::ParamSpec>{
         {"queues", gpusched::sim::ParamType::Int, "32", "hardware queues simulated (S; Hyper-Q has 32)"},
         {"solver", gpusched::sim::ParamType::String, "exact",
-         "exact (multi-dimensional branch and bound) or linearized (the paper's single-integer table, small "
-         "GPUs only)"},
+         "exact (multi-dimensional branch and bound), linearized (the paper's single-integer table, small GPUs "
+         "only) or greedy (by value density, approximate; not in the paper)"},
         {"estimate", gpusched::sim::ParamType::String, "alone",
          "t_est: alone (the profile's time alone) or staircase (seed 001 Eq. 1 with the mean block time)"},
         gpusched::sim::placement_param()}),

@@ -51,6 +51,44 @@ TEST(Knapsack, ExactSolverMatchesBruteForce) {
   }
 }
 
+TEST(Knapsack, GreedyTakesItemsByDensityWhileTheyFit) {
+  // HandWorked's items. Tightest fractions of (10, 10, 10): a 0.6, b 0.5, c 0.9, d 0.5; density value / tightest:
+  // a 8.33, b 8, c 4.44, d 6. Order a, b, d, c: a (6,1,1) fits; b would need dim0 11: skipped; d: (6,6,3) fits;
+  // c: dim2 12: skipped. Greedy {a, d} = 8, below the optimum 9 (a + c).
+  const std::vector<KnapsackItem> items{{5, {6, 1, 1}}, {4, {5, 5, 0}}, {4, {4, 4, 9}}, {3, {0, 5, 2}}};
+  const auto g = solve_knapsack_greedy(items, {10, 10, 10});
+  EXPECT_EQ(g.chosen, (std::vector<std::size_t>{0, 3}));
+  EXPECT_DOUBLE_EQ(g.value, 8.0);
+  // An item that fits nothing on its own never changes the others' order or the choice (it is left out before
+  // ordering): the same with a huge valuable item in front.
+  std::vector<KnapsackItem> more{{100, {11, 0, 0}}};
+  more.insert(more.end(), items.begin(), items.end());
+  EXPECT_EQ(solve_knapsack_greedy(more, {10, 10, 10}).chosen, (std::vector<std::size_t>{1, 4}));
+  EXPECT_EQ(solve_knapsack_exact(more, {10, 10, 10}).chosen, (std::vector<std::size_t>{1, 3}));
+}
+
+TEST(Knapsack, GreedyIsNeverBetterThanExactAndAlwaysFeasible) {
+  Rng rng(11);
+  for (int iter = 0; iter < 300; ++iter) {
+    std::vector<KnapsackItem> items(static_cast<std::size_t>(rng.uniform_int(1, 14)));
+    const std::array<std::int64_t, 3> cap{rng.uniform_int(0, 50), rng.uniform_int(0, 50), rng.uniform_int(0, 50)};
+    for (auto& it : items) {
+      it.value = rng.uniform(0.0, 10.0);
+      for (int d = 0; d < 3; ++d) it.weight[d] = rng.uniform_int(0, 30);
+    }
+    const auto g = solve_knapsack_greedy(items, cap);
+    ASSERT_LE(g.value, solve_knapsack_exact(items, cap).value + 1e-9) << "iteration " << iter;
+    std::array<std::int64_t, 3> w{};
+    double v = 0;
+    for (auto i : g.chosen) {
+      v += items[i].value;
+      for (int d = 0; d < 3; ++d) w[d] += items[i].weight[d];
+    }
+    ASSERT_NEAR(v, g.value, 1e-9);
+    for (int d = 0; d < 3; ++d) ASSERT_LE(w[d], cap[d]);
+  }
+}
+
 TEST(Knapsack, LinearisedSolverAgreesWhereItRuns) {
   // With one binding dimension (the others weigh nothing), the paper's linearised table is an ordinary
   // 1-D knapsack and both solvers find sets of equal value.
