@@ -40,7 +40,11 @@ class TimesharePolicy final : public Policy {
         overhead_ns_(static_cast<TimeNs>(std::llround(p.get_double("microkernel_overhead_us") * 1000.0))),
         registration_ns_(static_cast<TimeNs>(std::llround(p.get_double("registration_us") * 1000.0))),
         pcie_gbps_(p.get_double("pcie_gbps")),
-        shared_link_(p.get_string("pcie") == "shared") {
+        shared_link_(p.get_string("pcie") == "shared"),
+        first_restore_free_(p.get_string("first_restore") == "free") {
+    const auto& first = p.get_string("first_restore");
+    if (first != "free" && first != "upload")
+      throw std::invalid_argument("parameter 'first_restore' expects free or upload, found \"" + first + "\"");
     if (!(slice_ns_ > 0)) throw std::invalid_argument("parameter 'slice_ms' must be > 0");
     if (microkernel_blocks_ < 0) throw std::invalid_argument("parameter 'microkernel_blocks' must be >= 0");
     if (overhead_ns_ < 0 || registration_ns_ < 0)
@@ -57,10 +61,17 @@ class TimesharePolicy final : public Policy {
     if (gpus_.empty()) init(v);
     for (const auto& e : events) {
       switch (e.kind) {
-        case EventKind::LaunchReleased: register_launch(v, a, e.launch); break;
-        case EventKind::BlockFinished: block_finished(v, a, e); break;
-        case EventKind::Timer: timer(v, a, e.tag); break;
-        default: break;
+        case EventKind::LaunchReleased:
+          register_launch(v, a, e.launch);
+          break;
+        case EventKind::BlockFinished:
+          block_finished(v, a, e);
+          break;
+        case EventKind::Timer:
+          timer(v, a, e.tag);
+          break;
+        default:
+          break;
       }
     }
     schedule(v, a);
@@ -68,11 +79,11 @@ class TimesharePolicy final : public Policy {
 
   std::vector<std::pair<std::string, double>> metrics() const override {
     std::vector<std::pair<std::string, double>> out{{"microkernels", static_cast<double>(microkernels_)},
-            {"bytes_to_device", static_cast<double>(bytes_in_)},
-            {"bytes_to_host", static_cast<double>(bytes_out_)},
-            {"slice_ns", slice_ns_},
-            {"slice_lower_bound_ns", lower_bound_ns_},
-            {"transfers_waiting_ns", static_cast<double>(link_wait_)}};
+                                                    {"bytes_to_device", static_cast<double>(bytes_in_)},
+                                                    {"bytes_to_host", static_cast<double>(bytes_out_)},
+                                                    {"slice_ns", slice_ns_},
+                                                    {"slice_lower_bound_ns", lower_bound_ns_},
+                                                    {"transfers_waiting_ns", static_cast<double>(link_wait_)}};
     // Each tenant's slices and share of them (Figure 6), over the whole run.
     std::int64_t total = 0;
     for (const auto& [_, n] : slices_by_tenant_) total += n;
@@ -84,7 +95,14 @@ class TimesharePolicy final : public Policy {
   }
 
  private:
-  enum TimerKind : std::int64_t { kRegistered = 0, kRestored = 1, kSaved = 2, kLaunch = 3, kEvicted = 4, kFinalSave = 5 };
+  enum TimerKind : std::int64_t {
+    kRegistered = 0,
+    kRestored = 1,
+    kSaved = 2,
+    kLaunch = 3,
+    kEvicted = 4,
+    kFinalSave = 5
+  };
   static std::int64_t tag(TimerKind k, std::int64_t id) { return (id << 3) | k; }
 
   struct Instance {  // one launch's kernel control block on one GPU
@@ -92,8 +110,8 @@ class TimesharePolicy final : public Policy {
     int gpu = -1;
     int residency = -1;
     PhaseState state = PhaseState::Wait;
-    std::int64_t left = 0;      // blocks of its micro-kernel not yet dispatched
-    std::int64_t running = 0;   // blocks of its micro-kernel dispatched and not finished
+    std::int64_t left = 0;     // blocks of its micro-kernel not yet dispatched
+    std::int64_t running = 0;  // blocks of its micro-kernel dispatched and not finished
   };
   // A tenant's state in one GPU's memory. It outlives the launch that brought it: the tenant's next kernel
   // call finds its data there unless it was saved to make room ("if there are no other processes waiting"
@@ -102,7 +120,7 @@ class TimesharePolicy final : public Policy {
     std::int32_t tenant = -1;
     int gpu = -1;
     std::int64_t bytes = 0, dirty = 0;
-    int users = 0;               // live instances using it
+    int users = 0;  // live instances using it
     bool saving = false;
     std::int32_t last_launch = -1;
     bool alive = false;
@@ -118,6 +136,7 @@ class TimesharePolicy final : public Policy {
     link_free_.assign(shared_link_ ? 1 : static_cast<std::size_t>(v.gpu_count()), 0);
     assigned_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     mk_blocks_.assign(static_cast<std::size_t>(v.launch_count()), 0);
+    on_gpu_before_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     bandwidth_ = pcie_gbps_ > 0 ? pcie_gbps_ : v.gpu().pcie_bandwidth_gbps;
     // Eq. 1, T_slice > (S_prev + S_next) / PCIe: while one launch runs a slice, the launch before it saves
     // its dirty bytes and the launch after it restores its footprint, one after the other on the link.
@@ -150,7 +169,8 @@ class TimesharePolicy final : public Policy {
     const auto& L = v.launch(l);
     const auto& k = *L.kernel;
     if (!L.block_coalesced) return {k.memory_footprint_bytes, k.dirty_bytes};
-    const double share = static_cast<double>(mk_blocks_[static_cast<std::size_t>(l)]) / static_cast<double>(L.total_blocks);
+    const double share =
+        static_cast<double>(mk_blocks_[static_cast<std::size_t>(l)]) / static_cast<double>(L.total_blocks);
     return {static_cast<std::int64_t>(std::ceil(static_cast<double>(k.memory_footprint_bytes) * share)),
             static_cast<std::int64_t>(std::ceil(static_cast<double>(k.dirty_bytes) * share))};
   }
@@ -170,9 +190,9 @@ class TimesharePolicy final : public Policy {
     a.allow_any_gpu(l);
     mk_blocks_[static_cast<std::size_t>(l)] = microkernel_size(v, l);
     if (instance_bytes(v, l).first > v.gpu().memory_bytes)
-      throw std::invalid_argument(fmt::format("timeshare: launch {} (kernel '{}') needs {} bytes of device memory; {} has {}",
-                                              l, L.kernel->name, instance_bytes(v, l).first, v.gpu().name,
-                                              v.gpu().memory_bytes));
+      throw std::invalid_argument(
+          fmt::format("timeshare: launch {} (kernel '{}') needs {} bytes of device memory; {} has {}", l,
+                      L.kernel->name, instance_bytes(v, l).first, v.gpu().name, v.gpu().memory_bytes));
     a.set_phase(l, -1, PhaseState::Wait);
     a.set_timer(v.now() + registration_ns_, tag(kRegistered, l));
   }
@@ -291,7 +311,8 @@ class TimesharePolicy final : public Policy {
   void drop_spent_heads(const EngineView& v, Actions& a) {
     while (!queue_.empty()) {
       const std::int32_t l = queue_.front();
-      const bool spent = v.launch(l).phase == LaunchPhase::Finished || (v.launch(l).block_coalesced && unclaimed(v, l) <= 0);
+      const bool spent =
+          v.launch(l).phase == LaunchPhase::Finished || (v.launch(l).block_coalesced && unclaimed(v, l) <= 0);
       if (!spent) return;
       queue_.pop_front();
       if (std::find(queue_.begin(), queue_.end(), l) == queue_.end()) a.set_phase(l, -1, std::nullopt);
@@ -367,7 +388,12 @@ class TimesharePolicy final : public Policy {
     gpus_[static_cast<std::size_t>(g)].prepared = id;
     instances_[static_cast<std::size_t>(id)] = Instance{l, g, r, PhaseState::RestoreState, 0, 0};
     if (std::find(queue_.begin(), queue_.end(), l) == queue_.end()) a.set_phase(l, -1, std::nullopt);
-    if (extra > 0) {
+    // first_restore=free: the launch's data is on the device when it arrives, as every other policy assumes,
+    // so its first restore on a GPU moves nothing (its memory is still taken).
+    auto& seen = on_gpu_before_[static_cast<std::size_t>(l)];
+    const bool first_here = (seen & (std::uint64_t{1} << g)) == 0;
+    seen |= std::uint64_t{1} << g;
+    if (extra > 0 && !(first_restore_free_ && first_here)) {
       a.set_phase(l, g, PhaseState::RestoreState);
       bytes_in_ += extra;
       a.set_timer(transfer(v, g, extra), tag(kRestored, id));
@@ -482,6 +508,8 @@ class TimesharePolicy final : public Policy {
   std::deque<std::int32_t> queue_;
   std::vector<TimeNs> link_free_;
   std::vector<std::int64_t> assigned_, mk_blocks_;
+  std::vector<std::uint64_t> on_gpu_before_;  // per launch: the GPUs it has had an instance on (at most 64)
+  const bool first_restore_free_;
   std::int64_t microkernels_ = 0, bytes_in_ = 0, bytes_out_ = 0;
   std::map<std::string, std::int64_t> slices_by_tenant_;
   TimeNs link_wait_ = 0;
@@ -504,5 +532,8 @@ GPUSCHED_REGISTER_PLUGIN(
          "per native kernel call: registering it with the scheduler (an assumption; the paper gives none)"},
         {"pcie_gbps", gpusched::sim::ParamType::Double, "0", "host-device bandwidth, GB/s (0: the GPU's)"},
         {"pcie", gpusched::sim::ParamType::String, "shared",
-         "shared (one link for the node: transfers of all GPUs queue, as the paper observes) or per-gpu"}}),
+         "shared (one link for the node: transfers of all GPUs queue, as the paper observes) or per-gpu"},
+        {"first_restore", gpusched::sim::ParamType::String, "free",
+         "free (a launch's data is on the device when it arrives, as for every other policy) or upload (copied "
+         "from host memory over PCIe by its first restore, as in seed 004's framework)"}}),
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::TimesharePolicy>(p); })

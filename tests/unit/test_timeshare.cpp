@@ -50,7 +50,8 @@ Case run_tenants(const std::vector<Tenant>& tenants, std::int64_t memory, int sm
                   {{"microkernel_blocks", std::to_string(mk_blocks)},
                    {"microkernel_overhead_us", "0"},
                    {"registration_us", "0"},
-                   {"pcie_gbps", "1"}});
+                   {"pcie_gbps", "1"},
+                   {"first_restore", "upload"}});
   EXPECT_EQ(test::check_invariants(c.w, c.gpu, c.r), "");
   return c;
 }
@@ -63,7 +64,9 @@ std::vector<PhaseSpan> phases_of(const RunResult& r, int launch, PhaseState stat
   return out;
 }
 
-double metric(const RunResult& r, const std::string& name) { return policy_metric(r, name, -1); }
+double metric(const RunResult& r, const std::string& name) {
+  return policy_metric(r, name, -1);
+}
 
 // Device memory in use over time, from the phases: an instance holds its footprint from the start of its
 // restore to the end of its save (or of its last micro-kernel).
@@ -134,8 +137,48 @@ TEST(Timeshare, TwoTenantsRoundRobinWithSwapping) {
   const auto golden = std::string(GPUSCHED_GOLDEN_DIR) + "/timeshare-two-tenants.phases.csv";
   const auto out = (std::filesystem::temp_directory_path() / "timeshare-two-tenants.phases.csv").string();
   sim::write_phases_csv(out, c.r.schedule, c.w);
-  if (std::getenv("GPUSCHED_UPDATE_GOLDEN")) std::filesystem::copy_file(out, golden, std::filesystem::copy_options::overwrite_existing);
+  if (std::getenv("GPUSCHED_UPDATE_GOLDEN"))
+    std::filesystem::copy_file(out, golden, std::filesystem::copy_options::overwrite_existing);
   EXPECT_EQ(test::read_file(out), test::read_file(golden));
+}
+
+TEST(Timeshare, FirstRestoreIsFreeWhenTheDataStartsOnTheDevice) {
+  // The two tenants of TwoTenantsRoundRobinWithSwapping under first_restore=free (the default: the data of a
+  // launch is on the device when it arrives, as every other policy assumes). A's first restore moves nothing: its
+  // first micro-kernel runs 0-1000 instead of 300-1300. B's first restore is free too, so B is ready at once and
+  // runs 1000-2000 while A saves 100 B (1000-1100) and restores 300 B (1100-1400). A runs 2000-3000, B saves 200 B
+  // (2000-2200) and restores it (2200-2400), runs 3000-4000 (its last); A saves (3000-3100), restores (3100-3400)
+  // and runs 4000-5000: each launch finishes 300 ns earlier. Restored bytes: 900 + 400 - 300 - 200 = 800.
+  std::vector<std::shared_ptr<const KernelProfile>> kernels;
+  std::vector<Launch> launches;
+  for (const auto& [id, blocks, footprint, dirty] :
+       std::vector<std::tuple<std::string, int, std::int64_t, std::int64_t>>{{"A", 6, 300, 100}, {"B", 4, 200, 200}}) {
+    auto k = test::kernel(id, blocks, 1024, {1000});
+    k->memory_footprint_bytes = footprint;
+    k->dirty_bytes = dirty;
+    auto l = test::launch(id, kernels.size(), 0);
+    l.tenant = id;
+    kernels.push_back(k);
+    launches.push_back(l);
+  }
+  const auto w = make_workload("tenants", kernels, launches);
+  GpuSpec gpu = test::gpu_with_sms("h100", 1);
+  gpu.memory_bytes = 1 << 20;
+  const auto r = test::run(
+      w, gpu, "timeshare", 1, 1,
+      {{"microkernel_blocks", "2"}, {"microkernel_overhead_us", "0"}, {"registration_us", "0"}, {"pcie_gbps", "1"}});
+  EXPECT_EQ(test::check_invariants(w, gpu, r), "");
+  const auto runs_a = phases_of(r, 0, PhaseState::Running), runs_b = phases_of(r, 1, PhaseState::Running);
+  ASSERT_EQ(runs_a.size(), 3u);
+  ASSERT_EQ(runs_b.size(), 2u);
+  EXPECT_EQ(runs_a[0].start, 0);
+  EXPECT_EQ(runs_b[0].start, 1000);
+  EXPECT_EQ(runs_a[1].start, 2000);
+  EXPECT_EQ(runs_b[1].start, 3000);
+  EXPECT_EQ(runs_a[2].start, 4000);
+  EXPECT_EQ(r.launches[1].finish, 4000);
+  EXPECT_EQ(r.launches[0].finish, 5000);
+  EXPECT_DOUBLE_EQ(metric(r, "bytes_to_device"), 800);
 }
 
 TEST(Timeshare, DeviceMemoryCapacityIsRespected) {
