@@ -46,3 +46,14 @@ run_setting() {  # title, gen-pairs arguments...
 run_setting "staggered-0-100-cycles" --offset-cycles 100 --seed 1
 run_setting "second-at-25pct" --offset-fraction 0.25
 run_setting "second-at-50pct" --offset-fraction 0.5
+
+# MPMax's worst pair (the paper: 10.08, SHA1+JPEG-d), on the staggered pairs, with the engine's instant block
+# placement and with GPGPU-Sim's CTA issue rate (one CTA per cluster per cycle: traces/gpus/gtx480-gpgpusim-dispatch.toml).
+echo "### mpmax's worst ANTT over the staggered pairs"
+echo
+for gpu in "" traces/gpus/gtx480-gpgpusim-dispatch.toml; do
+  for w in "$work/staggered-0-100-cycles"/*.toml; do
+    printf '%s,' "$(basename "$w" .toml)"
+    "$G" sim -w "$w" -p mpmax ${gpu:+--gpu "$gpu"} --format csv | tail -n +1 | awk -F, 'NR == 2 { print $3 }'
+  done | sort -t, -k2 -g -r | head -1 | awk -F, -v g="${gpu:-gtx480 (instant placement)}" '{ printf "- %s: %s, ANTT %.2f\n", g, $1, $2 }'
+done
