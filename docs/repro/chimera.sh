@@ -19,5 +19,8 @@ echo
 echo "## Figures 10-11: LUD beside each benchmark, 30 us"
 "$G" chimera-pairs --traces $T --with lud --latency-limit-us 30
 echo
+echo "## The same, LUD as one launch of each kernel, per kernel launch, against fifo (the model before session 14)"
+"$G" chimera-pairs --traces $T --with lud --latency-limit-us 30 --lud single --per launch --baseline fifo | tail -1
+echo
 echo "## srtf-chimera on the 56 ERCBench pairs"
 POLICIES=srtf,srtf-chimera,sjf bash docs/repro/ercbench-pairs.sh "$G"

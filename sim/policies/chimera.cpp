@@ -99,6 +99,7 @@ class ChimeraPolicy final : public Policy {
     m.emplace_back("sm_preemption_latency_mean_ns", latencies_.empty() ? 0.0 : sum / static_cast<double>(latencies_.size()));
     m.emplace_back("sm_preemption_latency_max_ns", worst);
     m.emplace_back("sm_preemptions_over_limit", static_cast<double>(over));
+    m.emplace_back("sm_preemptions", static_cast<double>(latencies_.size()));
     double ignored = 0;
     for (std::size_t l = 0; l < window_work_.size(); ++l)
       if (killed_[l]) ignored += window_work_[l];
