@@ -5,7 +5,7 @@
 
 namespace gpusched {
 
-Metrics compute_launch_metrics(std::vector<LaunchOutcome>& launches) {
+Metrics compute_launch_metrics(std::vector<LaunchOutcome>& launches, TurnaroundFrom from) {
   Metrics m;
   if (launches.empty()) return m;
   double min_slowdown = std::numeric_limits<double>::infinity();
@@ -13,7 +13,7 @@ Metrics compute_launch_metrics(std::vector<LaunchOutcome>& launches) {
   TimeNs first_arrival = std::numeric_limits<TimeNs>::max();
   TimeNs last_finish = 0;
   for (auto& l : launches) {
-    l.turnaround = l.finish - l.release;
+    l.turnaround = l.finish - (from == TurnaroundFrom::Arrival ? l.arrival : l.release);
     l.slowdown = l.alone > 0 ? static_cast<double>(l.turnaround) / static_cast<double>(l.alone) : 1.0;
     // A zero-length launch (no blocks) counts as running at its own speed.
     if (l.alone <= 0 || l.turnaround <= 0) l.slowdown = 1.0;

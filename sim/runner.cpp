@@ -258,7 +258,7 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     const auto fractions = sm_fractions(gpu, ls.footprint);
     for (std::size_t r = 0; r < area.size(); ++r) area[r] += alone[i].block_time * fractions[r];
   }
-  result.metrics = compute_launch_metrics(result.launches);
+  result.metrics = compute_launch_metrics(result.launches, o.turnaround_from);
   auto& m = result.metrics;
   const int total_sms = gpu.sm_count * result.gpu_count;
   m.bound_area = static_cast<TimeNs>(*std::max_element(area.begin(), area.end()) / total_sms);

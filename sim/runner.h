@@ -26,6 +26,7 @@ struct RunOptions {
   bool keep_schedule = true;  // false: only observers see the pieces (streaming)
   std::vector<EngineObserver*> observers;
   PreemptionCosts costs;
+  TurnaroundFrom turnaround_from = TurnaroundFrom::Release;  // core/metrics.h
 };
 
 struct AloneTime {

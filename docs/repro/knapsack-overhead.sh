@@ -17,7 +17,7 @@ for nb in 32 64 128 256 512; do
       "$G" gen synthetic --n "$n" --nb "$nb" --gpu titanx --seed "$s" --out "$work/w" >/dev/null
       w="$work/w/knapsack-n$n-nb$nb-s$s.toml"
       t=$("$G" reorder -w "$w" --time-only --solver "${SOLVER:-exact}")
-      "$G" sim -w "$w" -p fifo,knapsack --set knapsack.solver="${SOLVER:-exact}" --format csv | awk -F, -v t="$t" \
+      "$G" sim -w "$w" -p fifo,knapsack --set knapsack.solver="${SOLVER:-exact}" --turnaround-from arrival --format csv | awk -F, -v t="$t" \
         'NR > 1 { tt[$1] = $10 } END { print t, tt["fifo"] - tt["knapsack"] }' >> "$work/cell"
     done
     row+=$(awk '{ t += $1; g += $2 } END { printf " %.2f%% |", 100 * t / g }' "$work/cell")

@@ -19,7 +19,7 @@ for gpu in titanx k40; do
       for ((s = 1; s <= seeds; s++)); do
         rm -rf "$work/w"
         "$G" gen synthetic --n "$n" --nb "$nb" --gpu "$gpu" --seed "$s" --out "$work/w" >/dev/null
-        "$G" sim -w "$work/w/knapsack-n$n-nb$nb-s$s.toml" -p fifo,knapsack --format csv | tail -n +2 >> "$work/cell.csv"
+        "$G" sim -w "$work/w/knapsack-n$n-nb$nb-s$s.toml" -p fifo,knapsack --turnaround-from arrival --format csv | tail -n +2 >> "$work/cell.csv"
       done
       row+=$(awk -F, '{ n[$1]++; antt[$1] += $3; stp[$1] += $2 }
         END { printf " %.1f / %.1f | %.1f / %.1f |", antt["fifo"] / n["fifo"], antt["knapsack"] / n["knapsack"],

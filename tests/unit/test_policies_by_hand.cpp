@@ -173,3 +173,22 @@ TEST(ByHand, KnapsackReordersAQueuedBatch) {
   EXPECT_EQ(k.metrics.makespan, 1200);
   EXPECT_EQ(check_invariants(w, kOneSm, k), "");
 }
+
+TEST(ByHand, TurnaroundFromArrivalOrRelease) {
+  // A (2 blocks of 100 ns, both at once) and then B (2 blocks of 200 ns) on one stream, both submitted at 0.
+  // B is released when A ends at 100 and ends at 300; alone 200. From release: 300 - 100 = 200, slowdown 1,
+  // ANTT (1 + 1) / 2 = 1. From arrival (seed 002's ANTT): 300 - 0 = 300, slowdown 1.5, ANTT 1.25, STP 1 + 2/3.
+  auto a = launch("a", 0, 0), b = launch("b", 1, 0);
+  a.stream = b.stream = "s";
+  const auto w = make_workload("w", {kernel("A", 2, 1024, {100}), kernel("B", 2, 1024, {200})}, {a, b});
+  sim::AloneTimeCache cache;
+  sim::RunOptions o;
+  const auto from_release = sim::run_workload(w, kOneSm, o, cache);
+  EXPECT_EQ(from_release.launches[1].finish, 300);
+  EXPECT_NEAR(from_release.metrics.antt, 1.0, 1e-12);
+  o.turnaround_from = TurnaroundFrom::Arrival;
+  const auto from_arrival = sim::run_workload(w, kOneSm, o, cache);
+  EXPECT_EQ(from_arrival.launches[1].turnaround, 300);
+  EXPECT_NEAR(from_arrival.metrics.antt, 1.25, 1e-12);
+  EXPECT_NEAR(from_arrival.metrics.stp, 1.0 + 2.0 / 3.0, 1e-12);
+}
