@@ -96,7 +96,8 @@ class ChimeraPolicy final : public Policy {
       worst = std::max(worst, static_cast<double>(t));
       if (static_cast<double>(t) > preemptor_.settings().latency_limit_ns) ++over;
     }
-    m.emplace_back("sm_preemption_latency_mean_ns", latencies_.empty() ? 0.0 : sum / static_cast<double>(latencies_.size()));
+    m.emplace_back("sm_preemption_latency_mean_ns",
+                   latencies_.empty() ? 0.0 : sum / static_cast<double>(latencies_.size()));
     m.emplace_back("sm_preemption_latency_max_ns", worst);
     m.emplace_back("sm_preemptions_over_limit", static_cast<double>(over));
     m.emplace_back("sm_preemptions", static_cast<double>(latencies_.size()));
@@ -134,7 +135,8 @@ class ChimeraPolicy final : public Policy {
     // Each launch runs on one GPU: a new one goes to the GPU with the fewest running launches.
     std::vector<int> load(static_cast<std::size_t>(v.gpu_count()), 0);
     for (const std::int32_t l : v.active())
-      if (gpu_of_[static_cast<std::size_t>(l)] >= 0) ++load[static_cast<std::size_t>(gpu_of_[static_cast<std::size_t>(l)])];
+      if (gpu_of_[static_cast<std::size_t>(l)] >= 0)
+        ++load[static_cast<std::size_t>(gpu_of_[static_cast<std::size_t>(l)])];
     for (const std::int32_t l : v.active()) {
       auto& g = gpu_of_[static_cast<std::size_t>(l)];
       if (g >= 0) continue;
@@ -165,8 +167,10 @@ class ChimeraPolicy final : public Policy {
     std::vector<int> free_sms;
     for (int sm = first; sm < first + per_gpu; ++sm) {
       const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
-      if (o < 0) free_sms.push_back(sm);
-      else ++have[index_of(o)];
+      if (o < 0)
+        free_sms.push_back(sm);
+      else
+        ++have[index_of(o)];
     }
     // Free SMs (including ones still emptying for a launch that has gone) go to launches below quota.
     std::size_t next_free = 0;
