@@ -37,7 +37,10 @@ class ChimeraPolicy final : public Policy {
     if (all_.empty()) init(v);
     preemptor_.observe(v, events);
     bool repartition = false;
+    bool need_changed = false;  // a launch's need for SMs fell, without changing the partition (below)
+    bool only_finishes = true;  // the batch holds block ends only
     for (const auto& e : events) {
+      if (e.kind != EventKind::BlockFinished) only_finishes = false;
       switch (e.kind) {
         case EventKind::LaunchReleased:
           repartition = true;
@@ -67,9 +70,23 @@ class ChimeraPolicy final : public Policy {
         }
         case EventKind::BlockFinished:
           // Only a finished block lowers a launch's unfinished blocks, and so its need for SMs.
-          if (!repartition && v.launch(e.launch).phase == LaunchPhase::Released &&
-              need_of(v, e.launch) != last_need_[static_cast<std::size_t>(e.launch)])
-            repartition = true;
+          if (!repartition && v.launch(e.launch).phase == LaunchPhase::Released) {
+            const int need = need_of(v, e.launch);
+            auto& last = last_need_[static_cast<std::size_t>(e.launch)];
+            if (need != last) {
+              // A need still above the launch's quota leaves every round of Smart Even's water-filling as it
+              // was (the launch takes the same share each round and stays open), so the quotas, deficits and
+              // owners would all come out the same: when the last partition left no deficit, partitioning again
+              // would change nothing. Under a long queue most launches hold a quota of one SM while their need
+              // falls block by block: this is what keeps a partition from running at nearly every block end.
+              if (settled_ && need > quota_of_[static_cast<std::size_t>(e.launch)]) {
+                last = need;
+                need_changed = true;
+              } else {
+                repartition = true;
+              }
+            }
+          }
           count_ignored_work(e, v.now());
           break;
         case EventKind::BlockSaved:
@@ -79,8 +96,27 @@ class ChimeraPolicy final : public Policy {
           break;
       }
     }
-    if (repartition) partition(v, a);
-    for (const std::int32_t sm : repartition ? std::span<const std::int32_t>(all_) : v.freed_sms()) {
+    // Other events (a save, a flush, a timer) may give a launch blocks to issue again, which the pass over
+    // every SM after a partition would place on SMs that did not free anything: until such a pass has run,
+    // partition as before.
+    if (!only_finishes) unfilled_ = true;
+    if (need_changed && unfilled_) repartition = true;
+    if (repartition) {
+      partition(v, a);
+      unfilled_ = false;
+    }
+    std::span<const std::int32_t> candidates = v.freed_sms();
+    if (repartition) {
+      candidates = all_;
+    } else if (need_changed && candidates.size() > 1) {
+      // Stands for the pass over every SM a partition is followed by. Only the freed SMs can have room for their
+      // owners (since the last such pass every other SM was filled, or its owner had nothing to issue, and no
+      // save or flush has returned blocks: `unfilled_`), and the pass visits them in id order.
+      sorted_freed_.assign(candidates.begin(), candidates.end());
+      std::sort(sorted_freed_.begin(), sorted_freed_.end());
+      candidates = sorted_freed_;
+    }
+    for (const std::int32_t sm : candidates) {
       const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
       if (o >= 0 && pending_[static_cast<std::size_t>(sm)] < 0 && v.launch(o).phase == LaunchPhase::Released)
         a.fill(o, sm);
@@ -116,6 +152,7 @@ class ChimeraPolicy final : public Policy {
     windows_.assign(all_.size(), {});
     gpu_of_.assign(static_cast<std::size_t>(v.launch_count()), -1);
     last_need_.assign(static_cast<std::size_t>(v.launch_count()), -1);
+    quota_of_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     window_work_.assign(static_cast<std::size_t>(v.launch_count()), 0.0);
     killed_.assign(static_cast<std::size_t>(v.launch_count()), 0);
   }
@@ -144,6 +181,7 @@ class ChimeraPolicy final : public Policy {
                                : static_cast<int>(std::min_element(load.begin(), load.end()) - load.begin());
       ++load[static_cast<std::size_t>(g)];
     }
+    settled_ = true;
     for (int gpu = 0; gpu < v.gpu_count(); ++gpu) partition_gpu(v, a, gpu, per_gpu);
   }
 
@@ -157,6 +195,7 @@ class ChimeraPolicy final : public Policy {
       last_need_[static_cast<std::size_t>(launches[i])] = need[i];
     }
     const std::vector<int> quota = smart_even_quotas(need, per_gpu, true);
+    for (std::size_t i = 0; i < launches.size(); ++i) quota_of_[static_cast<std::size_t>(launches[i])] = quota[i];
     const int first = gpu * per_gpu;
     // Index of each launch in `launches` (a search per SM made this quadratic in the queue, issue "Speed").
     if (index_scratch_.size() < static_cast<std::size_t>(v.launch_count()))
@@ -205,6 +244,7 @@ class ChimeraPolicy final : public Policy {
           --deficit;
         }
       }
+      if (deficit > 0) settled_ = false;  // a later partition may find SMs to take (blocks progress meanwhile)
     }
   }
 
@@ -246,6 +286,10 @@ class ChimeraPolicy final : public Policy {
   std::vector<std::int32_t> all_, owner_;
   std::vector<TimeNs> pending_;  // per SM: when its preemption was requested, -1 if none
   std::vector<int> gpu_of_, last_need_;
+  std::vector<int> quota_of_;  // per launch: its SMs in the last partition
+  bool settled_ = false;       // the last partition left no launch short of SMs it could take
+  bool unfilled_ = true;       // events since the last pass over every SM may have left room unused
+  std::vector<std::int32_t> sorted_freed_;
   std::vector<TimeNs> latencies_;
   std::vector<std::vector<Window>> windows_;
   std::vector<double> window_work_;

@@ -18,7 +18,6 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <set>
 
 #include "core/kernelet_plan.h"
 #include "core/random.h"
@@ -90,7 +89,7 @@ class KerneletPolicy final : public Policy {
         const auto& st = state_[static_cast<std::size_t>(l)];
         if (!st.opened || st.waiting || v.launch(l).phase != LaunchPhase::Released) continue;
         a.set_residency_cap(l, st.cap);
-        blocked_[static_cast<std::size_t>(l)] = 0;
+        unblock(l);
         if (plan_.size() == 1 && v.launch(l).dispatch_limit < v.launch(l).total_blocks)
           a.set_slice_end(l, v.launch(l).total_blocks);
       }
@@ -107,38 +106,7 @@ class KerneletPolicy final : public Policy {
       else
         open_slice(v, a, l);
     }
-    // Issue the open slices' blocks (a kernel of an earlier plan finishes the slice it started), in release order
-    // as the active launches are; only launches with a slice opened are visited, not every queued one.
-    freed_sorted_.clear();
-    for (auto it = opened_.begin(); it != opened_.end();) {
-      const std::int32_t l = it->second;
-      if (v.launch(l).phase != LaunchPhase::Released) {  // finished (or killed): gone from the active launches
-        it = opened_.erase(it);
-        continue;
-      }
-      if (v.launch(l).issuable() > 0) {
-        // A launch that found no room on any SM stays without room until an SM frees resources or its own cap or
-        // slice grows (which unblocks it): skipping the pass over every SM then changes nothing.
-        // With most-free placement it can only have room on the SMs freed since (this batch's: every earlier batch
-        // that freed any was looked at), and the most free of them is the most free of all SMs with room.
-        auto& blocked = blocked_[static_cast<std::size_t>(l)];
-        if (!blocked) {
-          issue_blocks(v, a, l, all_, placement_);
-        } else if (!v.freed_sms().empty()) {
-          if (placement_.placement == BlockPlacement::MostFree) {
-            if (freed_sorted_.empty()) {
-              freed_sorted_.assign(v.freed_sms().begin(), v.freed_sms().end());
-              std::sort(freed_sorted_.begin(), freed_sorted_.end());  // ties go to the lowest SM id, as over all
-            }
-            issue_blocks(v, a, l, freed_sorted_, placement_);
-          } else {
-            issue_blocks(v, a, l, all_, placement_);  // round robin's cursor counts over every SM
-          }
-        }
-        blocked = v.launch(l).issuable() > 0;
-      }
-      ++it;
-    }
+    issue_open_slices(v, a);
   }
 
  private:
@@ -157,9 +125,10 @@ class KerneletPolicy final : public Policy {
     model_ = kernelet::sm_model_for(v.gpu());
     state_.resize(static_cast<std::size_t>(v.launch_count()));
     release_rank_.assign(static_cast<std::size_t>(v.launch_count()), 0);
-    opened_.clear();
     next_rank_ = 0;
     blocked_.assign(static_cast<std::size_t>(v.launch_count()), 0);
+    group_of_.assign(static_cast<std::size_t>(v.launch_count()), -1);
+    in_touched_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     for (std::int32_t l = 0; l < v.launch_count(); ++l) {
       const auto& L = v.launch(l);
       auto& st = state_[static_cast<std::size_t>(l)];
@@ -172,6 +141,132 @@ class KerneletPolicy final : public Policy {
     rng_state_ = hash_draw(v.seed(), sample_, 0x6b65726e656c6574ULL);
   }
 
+  // Issues the open slices' blocks, in release order as the active launches are (a kernel of an earlier plan
+  // finishes the slice it started). Only two kinds of launch can place a block: those whose slice, cap or plan
+  // changed in this batch (`touched_`: they try every SM), and waiting ones (a slice open, blocks to issue, no
+  // room at their last look: `waiting_`), which can only find room on the SMs freed in this batch. Waiting
+  // launches are kept per block footprint in release order, and a footprint that fits none of the freed SMs is
+  // not visited at all: under a long queue hundreds wait, and visiting each at every block's end made the pass
+  // the simulation's cost (issue "Speed"). Decisions are those of a pass over every launch with an open slice.
+  void issue_open_slices(const EngineView& v, Actions& a) {
+    const auto rank = [&](std::int32_t l) { return release_rank_[static_cast<std::size_t>(l)]; };
+    std::sort(touched_.begin(), touched_.end(), [&](std::int32_t x, std::int32_t y) { return rank(x) < rank(y); });
+    const bool freed = !v.freed_sms().empty();
+    const bool most_free = placement_.placement == BlockPlacement::MostFree;
+    if (freed && most_free) {
+      freed_sorted_.assign(v.freed_sms().begin(), v.freed_sms().end());
+      std::sort(freed_sorted_.begin(), freed_sorted_.end());  // ties go to the lowest SM id, as over all SMs
+    }
+    // heads_[g]: the next member of group g to visit; its size when the group has nothing to gain here.
+    heads_.assign(waiting_.size(), 0);
+    for (std::size_t g = 0; g < waiting_.size(); ++g) {
+      const auto& m = waiting_[g].members;
+      // Room only shrinks within a batch and appears only where resources were freed, so a footprint that no
+      // freed SM has the resources for cannot place a block, whatever a launch's cap.
+      const bool fits = freed && !m.empty() && std::any_of(v.freed_sms().begin(), v.freed_sms().end(), [&](int sm) {
+                          return v.resources_fit(m.front().second, sm, 1);
+                        });
+      heads_[g] = fits ? 0 : m.size();
+    }
+    std::size_t t = 0;
+    for (;;) {
+      std::int64_t best = INT64_MAX;
+      int from = -2;  // -1: touched_, else a group
+      if (t < touched_.size()) {
+        best = rank(touched_[t]);
+        from = -1;
+      }
+      for (std::size_t g = 0; g < waiting_.size(); ++g)
+        if (heads_[g] < waiting_[g].members.size() && waiting_[g].members[heads_[g]].first < best) {
+          best = waiting_[g].members[heads_[g]].first;
+          from = static_cast<int>(g);
+        }
+      if (from == -2) break;
+      if (from == -1) {
+        const std::int32_t l = touched_[t++];
+        in_touched_[static_cast<std::size_t>(l)] = 0;
+        const auto& L = v.launch(l);
+        if (L.phase != LaunchPhase::Released || L.issuable() == 0) continue;
+        issue_blocks(v, a, l, all_, placement_);
+        if (L.issuable() > 0) {
+          blocked_[static_cast<std::size_t>(l)] = 1;
+          join_waiting(v, l);
+        }
+        continue;
+      }
+      auto& group = waiting_[static_cast<std::size_t>(from)];
+      auto& head = heads_[static_cast<std::size_t>(from)];
+      const std::int32_t l = group.members[head].second;
+      const auto& L = v.launch(l);
+      if (L.phase != LaunchPhase::Released) {  // finished (or killed)
+        leave_waiting(l);
+        continue;
+      }
+      if (L.issuable() == 0) {
+        ++head;
+        continue;
+      }
+      if (most_free) {
+        if (issue_blocks(v, a, l, freed_sorted_, placement_) == 0 &&
+            std::none_of(freed_sorted_.begin(), freed_sorted_.end(),
+                         [&](std::int32_t sm) { return v.resources_fit(l, sm, 1); })) {
+          head = group.members.size();  // this footprint fits no freed SM any more: its later launches neither
+          continue;
+        }
+      } else {
+        issue_blocks(v, a, l, all_, placement_);  // round robin's cursor counts over every SM
+      }
+      if (L.issuable() == 0) {
+        blocked_[static_cast<std::size_t>(l)] = 0;
+        leave_waiting(l);
+      } else {
+        ++head;
+      }
+    }
+    touched_.clear();
+  }
+
+  // Launch l's slice, cap or plan changed: it tries every SM at the next pass.
+  void unblock(std::int32_t l) {
+    blocked_[static_cast<std::size_t>(l)] = 0;
+    leave_waiting(l);
+    if (!in_touched_[static_cast<std::size_t>(l)]) {
+      in_touched_[static_cast<std::size_t>(l)] = 1;
+      touched_.push_back(l);
+    }
+  }
+
+  void join_waiting(const EngineView& v, std::int32_t l) {
+    const BlockFootprint& f = v.launch(l).footprint;
+    std::size_t g = 0;
+    while (g < waiting_.size() && !(waiting_[g].footprint == f)) ++g;
+    if (g == waiting_.size()) {
+      waiting_.push_back({f, {}});
+      heads_.push_back(0);
+    }
+    auto& m = waiting_[g].members;
+    const std::pair<std::int64_t, std::int32_t> key{release_rank_[static_cast<std::size_t>(l)], l};
+    const auto pos = static_cast<std::size_t>(std::lower_bound(m.begin(), m.end(), key) - m.begin());
+    m.insert(m.begin() + static_cast<std::ptrdiff_t>(pos), key);
+    group_of_[static_cast<std::size_t>(l)] = static_cast<int>(g);
+    // During a pass, every member before the head has been visited and l comes before the rest: it is not
+    // visited again in this pass.
+    if (pos <= heads_[g]) ++heads_[g];
+  }
+
+  void leave_waiting(std::int32_t l) {
+    int& g = group_of_[static_cast<std::size_t>(l)];
+    if (g < 0) return;
+    auto& m = waiting_[static_cast<std::size_t>(g)].members;
+    const std::pair<std::int64_t, std::int32_t> key{release_rank_[static_cast<std::size_t>(l)], l};
+    const auto it = std::lower_bound(m.begin(), m.end(), key);
+    const auto pos = static_cast<std::size_t>(it - m.begin());
+    m.erase(it);
+    if (static_cast<std::size_t>(g) < heads_.size() && pos < heads_[static_cast<std::size_t>(g)])
+      --heads_[static_cast<std::size_t>(g)];
+    g = -1;
+  }
+
   // Opens the next slice of launch l: fresh blocks [next, next + slice) may issue, at most `cap` per SM.
   void open_slice(const EngineView& v, Actions& a, std::int32_t l) {
     auto& st = state_[static_cast<std::size_t>(l)];
@@ -181,8 +276,7 @@ class KerneletPolicy final : public Policy {
     const std::int64_t end = std::min(L.total_blocks, L.next_block + std::max<std::int64_t>(1, st.slice));
     a.set_slice_end(l, end);
     a.set_residency_cap(l, st.cap);
-    blocked_[static_cast<std::size_t>(l)] = 0;
-    if (!st.opened) opened_.emplace(release_rank_[static_cast<std::size_t>(l)], l);
+    unblock(l);
     st.opened = true;
     ++slices_;
   }
@@ -398,13 +492,20 @@ class KerneletPolicy final : public Policy {
   std::map<const KernelProfile*, double> alone_wave_;  // ns per block alone at full occupancy (probed)
   std::map<std::pair<const KernelProfile*, std::int64_t>, std::unique_ptr<KernelProfile>> slices_of_;
   std::vector<LaunchPlanState> state_;
-  // Launches whose slices this policy has opened, by release order (the order of the active launches): the
-  // only ones that can have blocks to issue.
-  std::set<std::pair<std::int64_t, std::int32_t>> opened_;
   std::vector<std::int64_t> release_rank_;
   std::int64_t next_rank_ = 0;
-  std::vector<char> blocked_;               // per launch: its last pass over the SMs found no room (see on_events)
-  std::vector<std::int32_t> freed_sorted_;  // this batch's freed SMs by id, when a blocked launch needs them
+  std::vector<char> blocked_;  // per launch: its last look found no room (see issue_open_slices)
+  // Waiting launches (blocked, blocks to issue) per block footprint, each group by release rank.
+  struct WaitingGroup {
+    BlockFootprint footprint;
+    std::vector<std::pair<std::int64_t, std::int32_t>> members;  // (release rank, launch), ascending
+  };
+  std::vector<WaitingGroup> waiting_;
+  std::vector<std::size_t> heads_;     // during a pass: per group, the next member to visit
+  std::vector<int> group_of_;          // per launch: its group in waiting_, -1 if none
+  std::vector<std::int32_t> touched_;  // launches to try on every SM at the next pass
+  std::vector<char> in_touched_;
+  std::vector<std::int32_t> freed_sorted_;  // this batch's freed SMs by id
   std::vector<std::int32_t> plan_, all_;
   PlacementState placement_;
   std::int64_t slices_ = 0;

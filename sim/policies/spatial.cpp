@@ -24,11 +24,12 @@ class SpatialPolicy final : public Policy {
       all_ = all_sms(v);
       owner_.assign(all_.size(), -1);
       gpu_of_.assign(static_cast<std::size_t>(v.launch_count()), -1);
+      issuing_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     }
     bool repartition = structural(events);
     for (const auto& e : events)  // a launch that has just issued its last block may need fewer SMs
-      if (e.kind == EventKind::BlockFinished && e.launch >= 0 && issuing_.size() &&
-          std::find(issuing_.begin(), issuing_.end(), e.launch) != issuing_.end() && v.launch(e.launch).issuable() == 0)
+      if (e.kind == EventKind::BlockFinished && e.launch >= 0 && issuing_[static_cast<std::size_t>(e.launch)] &&
+          v.launch(e.launch).issuable() == 0)
         repartition = true;
     if (repartition) partition(v);
     const auto& cands = repartition ? all_ : v.freed_sms();
@@ -36,11 +37,18 @@ class SpatialPolicy final : public Policy {
       const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
       if (o < 0) continue;
       const std::int64_t n = v.room_for(o, sm);
-      if (n > 0) a.dispatch(o, sm, n);
+      if (n > 0) {
+        a.dispatch(o, sm, n);
+        dispatched_.push_back(o);
+      }
     }
-    issuing_.clear();
-    for (const std::int32_t l : v.active())
-      if (v.launch(l).issuable() > 0) issuing_.push_back(l);
+    // Which launches still have blocks to issue, for the next call. Only a release or a dispatch changes
+    // that here (spatial never takes blocks back), so only those launches are looked at again, not every
+    // active one (hundreds under a long queue, at every block's end).
+    for (const auto& e : events)
+      if (e.kind == EventKind::LaunchReleased && e.launch >= 0) dispatched_.push_back(e.launch);
+    for (const std::int32_t l : dispatched_) issuing_[static_cast<std::size_t>(l)] = v.launch(l).issuable() > 0;
+    dispatched_.clear();
   }
 
  private:
@@ -49,7 +57,8 @@ class SpatialPolicy final : public Policy {
     // Each launch runs on one GPU: a new launch goes to the GPU with the fewest launches still issuing.
     std::vector<int> load(static_cast<std::size_t>(v.gpu_count()), 0);
     for (const std::int32_t l : v.active())
-      if (gpu_of_[static_cast<std::size_t>(l)] >= 0 && v.launch(l).issuable() > 0) ++load[static_cast<std::size_t>(gpu_of_[static_cast<std::size_t>(l)])];
+      if (gpu_of_[static_cast<std::size_t>(l)] >= 0 && v.launch(l).issuable() > 0)
+        ++load[static_cast<std::size_t>(gpu_of_[static_cast<std::size_t>(l)])];
     for (const std::int32_t l : v.active()) {
       auto& g = gpu_of_[static_cast<std::size_t>(l)];
       if (g >= 0) continue;
@@ -77,7 +86,8 @@ class SpatialPolicy final : public Policy {
         const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
         const auto it = std::find(launches.begin(), launches.end(), o);
         const std::size_t i = static_cast<std::size_t>(it - launches.begin());
-        if (it != launches.end() && have[i] < quota[i]) ++have[i];
+        if (it != launches.end() && have[i] < quota[i])
+          ++have[i];
         else {
           owner_[static_cast<std::size_t>(sm)] = -1;
           free_sms.push_back(sm);
@@ -93,7 +103,8 @@ class SpatialPolicy final : public Policy {
   }
 
   Params params_;
-  std::vector<std::int32_t> all_, owner_, issuing_;
+  std::vector<std::int32_t> all_, owner_, dispatched_;
+  std::vector<char> issuing_;  // per launch: had blocks to issue at the end of the last call
   std::vector<int> gpu_of_;
 };
 
@@ -102,4 +113,6 @@ class SpatialPolicy final : public Policy {
 
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, spatial, "spatial",
                          "spatial multitasking: SMs split evenly among running launches, Smart Even (seed 003)", {},
-                         [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::SpatialPolicy>(p); })
+                         [](const gpusched::sim::Params& p) {
+                           return std::make_unique<gpusched::sim::SpatialPolicy>(p);
+                         })
