@@ -104,6 +104,29 @@ std::optional<CoSchedule> balanced_co_schedule(const GpuSpec& gpu, const SmModel
   return best;
 }
 
+std::vector<TypePair> pairs_by_type(const std::vector<std::size_t>& type, std::size_t types) {
+  // The first pair of types (a, b) in (i, j) order: i the first kernel of type a that some kernel of type b
+  // follows, j the first kernel of type b after it.
+  const std::size_t n = type.size();
+  std::vector<TypePair> tp(types * types);
+  std::vector<std::size_t> seen(types, 0);
+  std::vector<std::size_t> first_of(types, n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t b = type[j];
+    for (std::size_t a = 0; a < types; ++a) {
+      if (!seen[a]) continue;
+      TypePair& p = tp[a * types + b];
+      if (p.count == 0) {
+        p.first = first_of[a];
+        p.second = j;
+      }
+      p.count += seen[a];
+    }
+    if (!seen[b]++) first_of[b] = j;
+  }
+  return tp;
+}
+
 std::optional<CoSchedule> find_co_schedule(const GpuSpec& gpu, const SmModel& model,
                                            const std::vector<PlanKernel>& pending, const PruneOptions& prune,
                                            IpcCache& cache, FindStats* stats) {
@@ -121,29 +144,7 @@ std::optional<CoSchedule> find_co_schedule(const GpuSpec& gpu, const SmModel& mo
     type[i] = t;
   }
   const std::size_t types = reps.size();
-  // Per ordered pair of types (a, b): how many kernel pairs i < j have type[i] = a and type[j] = b, and the first
-  // of them in (i, j) order: i the first kernel of type a that some kernel of type b follows, j the first kernel
-  // of type b after it.
-  struct TypePair {
-    std::size_t count = 0;
-    std::size_t first = 0, second = 0;
-  };
-  std::vector<TypePair> tp(types * types);
-  std::vector<std::size_t> seen(types, 0);
-  std::vector<std::size_t> first_of(types, n);
-  for (std::size_t j = 0; j < n; ++j) {
-    const std::size_t b = type[j];
-    for (std::size_t a = 0; a < types; ++a) {
-      if (!seen[a]) continue;
-      TypePair& p = tp[a * types + b];
-      if (p.count == 0) {
-        p.first = first_of[a];
-        p.second = j;
-      }
-      p.count += seen[a];
-    }
-    if (!seen[b]++) first_of[b] = j;
-  }
+  const std::vector<TypePair> tp = pairs_by_type(type, types);
   PruneOptions used = prune;
   std::vector<std::size_t> survivors;  // type pairs (a * types + b) present and not pruned
   for (int attempt = 0;; ++attempt) {

@@ -81,6 +81,16 @@ std::vector<std::pair<int, int>> ratio_candidates(const GpuSpec& gpu, const Plan
 std::optional<CoSchedule> balanced_co_schedule(const GpuSpec& gpu, const SmModel& model, const PlanKernel& a,
                                                const PlanKernel& b, IpcCache& cache);
 
+// Kernel pairs i < j seen through their kernels' types (type[i] < types): per ordered pair of types (a, b), at
+// index a * types + b, how many pairs i < j have type[i] = a and type[j] = b, and the first of them in (i, j)
+// order. One pass, O(n x types): what pruning, the model and OPT's probes see of a pair is its types, so a choice
+// over every pair reduces to one over the type pairs present, ties going to each one's first pair.
+struct TypePair {
+  std::size_t count = 0;
+  std::size_t first = 0, second = 0;
+};
+std::vector<TypePair> pairs_by_type(const std::vector<std::size_t>& type, std::size_t types);
+
 // FindCoSchedule: candidate pairs, pruning (thresholds halved until some pair survives), the balanced ratio
 // and CP of each survivor, the maximum CP. Kernels with identical inputs are evaluated once. nullopt for fewer
 // than two kernels or when no pair can share an SM.

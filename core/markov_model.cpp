@@ -160,7 +160,19 @@ std::vector<double> build_matrix(const Chain& ch, const std::vector<ChainKernel>
   const std::size_t n = ch.states;
   std::vector<double> P(n * n, 0.0);
   std::vector<std::vector<double>> next(kernels.size());  // per kernel: distribution over its own states
-  std::vector<double> ready_pmf, split_pmf, back_c, back_u;
+  std::vector<double> back_c, back_u;
+  // Bin(r, R_m) and Bin(a, uncoalesced) depend on the kernel and a count only, not on the state: computed once
+  // per kernel and count instead of once per state (the same values; a chain has thousands of states).
+  std::vector<std::vector<std::vector<double>>> ready_of(kernels.size()), split_of(kernels.size());
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    ready_of[k].resize(static_cast<std::size_t>(kernels[k].units) + 1);
+    split_of[k].resize(static_cast<std::size_t>(kernels[k].units) + 1);
+    for (int x = 0; x <= kernels[k].units; ++x) {
+      binomial_pmf(x, kernels[k].memory_ratio, ready_of[k][static_cast<std::size_t>(x)]);
+      binomial_pmf(x, kernels[k].uncoalesced, split_of[k][static_cast<std::size_t>(x)]);
+    }
+  }
+  std::vector<std::pair<std::size_t, double>> row, grown;
   for (std::size_t s = 0; s < n; ++s) {
     // Round duration and outstanding requests in state s (shared by all kernels: one memory system).
     double issued = 0.0, outstanding = 0.0;
@@ -183,13 +195,13 @@ std::vector<double> build_matrix(const Chain& ch, const std::vector<ChainKernel>
       const int r = kk.units - c - u;
       auto& dist = next[k];
       dist.assign(ks.states.size(), 0.0);
-      binomial_pmf(r, kk.memory_ratio, ready_pmf);  // ready units that stall this round
-      binomial_pmf(c, p_c, back_c);                 // coalesced stalls that return
-      binomial_pmf(u, p_u, back_u);                 // uncoalesced stalls that return
+      const auto& ready_pmf = ready_of[k][static_cast<std::size_t>(r)];  // ready units that stall this round
+      binomial_pmf(c, p_c, back_c);                                      // coalesced stalls that return
+      binomial_pmf(u, p_u, back_u);                                      // uncoalesced stalls that return
       for (int a = 0; a <= r; ++a) {
         const double pa = ready_pmf[static_cast<std::size_t>(a)];
         if (pa == 0.0) continue;
-        binomial_pmf(a, kk.uncoalesced, split_pmf);  // of those, stalled on uncoalesced accesses
+        const auto& split_pmf = split_of[k][static_cast<std::size_t>(a)];  // of those, stalled on uncoalesced accesses
         for (int au = 0; au <= a; ++au) {
           const double pau = pa * split_pmf[static_cast<std::size_t>(au)];
           if (pau == 0.0) continue;
@@ -206,9 +218,9 @@ std::vector<double> build_matrix(const Chain& ch, const std::vector<ChainKernel>
       }
     }
     // Kernels move independently given the state: the row is the product of their distributions.
-    std::vector<std::pair<std::size_t, double>> row{{0, 1.0}};
+    row.assign(1, {0, 1.0});
     for (std::size_t k = 0; k < kernels.size(); ++k) {
-      std::vector<std::pair<std::size_t, double>> grown;
+      grown.clear();
       for (const auto& [idx, p] : row)
         for (std::size_t t = 0; t < next[k].size(); ++t)
           if (next[k][t] != 0.0) grown.emplace_back(idx + t * ch.radix[k], p * next[k][t]);

@@ -7,9 +7,13 @@
 // and no PUR/MUR) keep their recorded durations. docs/interference.md.
 #include <fmt/format.h>
 
-#include <map>
+#include <algorithm>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <tuple>
+#include <unordered_map>
+#include <vector>
 
 #include "core/markov_model.h"
 #include "sim/duration_model.h"
@@ -38,29 +42,55 @@ class MarkovInterference final : public DurationModel {
     const KernelProfile& k = *q.kernel;
     const TimeNs base = recorded_duration(k, q.block, q.draw_base);
     if (!q.gpu || k.record_sets.empty()) return base;
+    std::lock_guard lock(mutex_);
     const auto& model = model_for(*q.gpu);
-    const auto self = kernelet::model_kernel(k, model, q.gpu->warp_size);
-    if (!self) return base;
+    const KernelInputs& self = inputs_of(k, model, q.gpu->warp_size);
+    if (!self.kernel) return base;
     const int recorded_residency = std::max(1, k.record_sets.back().residency);
     const int own = std::max(1, q.sm_same_kernel_blocks);
 
-    std::vector<kernelet::ModelKernel> kernels{*self};
-    std::vector<int> blocks{own};
+    // The co-runners in a canonical order (by their inputs and block counts), not the order the SM lists its
+    // resident launches in: the chain is the same whatever the order, but its floating-point solution and so a
+    // block's duration differed in the last bits with it, and every order of the same co-runners was solved
+    // anew (four times the chains in a Kernelet Monte Carlo sweep).
+    corunners_.clear();
     for (int i = 0; i < q.co_runner_count; ++i) {
-      const auto other = kernelet::model_kernel(*q.co_runners[i].kernel, model, q.gpu->warp_size);
-      if (!other) continue;  // no inputs: it does not take part in the chain
-      kernels.push_back(*other);
-      blocks.push_back(q.co_runners[i].blocks);
+      const KernelInputs& other = inputs_of(*q.co_runners[i].kernel, model, q.gpu->warp_size);
+      if (!other.kernel) continue;  // no inputs: it does not take part in the chain
+      const auto& m = *other.kernel;
+      corunners_.emplace_back(m.warps_per_block, m.memory_ratio, m.uncoalesced, q.co_runners[i].blocks);
     }
-    const double alone = ipc_cached({*self}, {recorded_residency})[0] / recorded_residency;
-    const double shared = ipc_cached(kernels, blocks)[0] / own;
-    if (alone <= 0 || shared <= 0) return base;
-    return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * alone / shared));
+    std::sort(corunners_.begin(), corunners_.end());
+    kernels_.assign(1, *self.kernel);
+    blocks_.assign(1, own);
+    for (const auto& [warps, memory_ratio, uncoalesced, blocks] : corunners_) {
+      kernels_.push_back({warps, memory_ratio, uncoalesced});
+      blocks_.push_back(blocks);
+    }
+    if (self.alone < 0) {
+      const std::vector<kernelet::ModelKernel> alone_kernels{*self.kernel};
+      self.alone = ipc_cached(alone_kernels, {recorded_residency})[0] / recorded_residency;
+    }
+    const double shared = ipc_cached(kernels_, blocks_)[0] / own;
+    if (self.alone <= 0 || shared <= 0) return base;
+    return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * self.alone / shared));
   }
 
  private:
+  // A kernel's model inputs and its per-block IPC alone at its recorded residency (-1 until computed), per
+  // profile for this run (profiles outlive the run's models).
+  struct KernelInputs {
+    std::optional<kernelet::ModelKernel> kernel;
+    mutable double alone = -1;
+  };
+
+  const KernelInputs& inputs_of(const KernelProfile& k, const kernelet::SmModel& model, int warp_size) const {
+    auto [it, fresh] = inputs_.try_emplace(&k);
+    if (fresh) it->second.kernel = kernelet::model_kernel(k, model, warp_size);
+    return it->second;
+  }
+
   const kernelet::SmModel& model_for(const GpuSpec& gpu) const {
-    std::lock_guard lock(mutex_);
     if (!model_ || model_gpu_ != gpu.name) {
       model_ = kernelet::sm_model_for(gpu);
       model_->granularity = granularity_ == "warp" ? kernelet::Granularity::Warp : kernelet::Granularity::Block;
@@ -68,29 +98,48 @@ class MarkovInterference final : public DurationModel {
       model_->memory.a0 = a0_;
       model_->memory.b0 = b0_;
       model_gpu_ = gpu.name;
+      inputs_.clear();
+      // The chain's solution depends on the SM model and the composition only: the key opens with the model's
+      // number among the thread's models (its fields, compared whole).
+      const auto& m = *model_;
+      std::string fields;
+      append(fields, m.memory.base_latency, m.memory.bandwidth, m.memory.a0, m.memory.b0,
+             m.memory.requests_per_uncoalesced, m.schedulers, m.peak_ipc, static_cast<int>(m.granularity));
+      thread_local std::unordered_map<std::string, int> model_numbers;
+      const int number = model_numbers.try_emplace(fields, static_cast<int>(model_numbers.size())).first->second;
+      model_key_.clear();
+      append(model_key_, number);
     }
     return *model_;
   }
 
-  // Chains are solved once per composition (kernel inputs and block counts) and remembered.
-  std::vector<double> ipc_cached(const std::vector<kernelet::ModelKernel>& kernels,
-                                 const std::vector<int>& blocks) const {
-    std::vector<std::tuple<int, double, double, int>> key;
+  template <class... T>
+  static void append(std::string& key, const T&... values) {
+    (key.append(reinterpret_cast<const char*>(&values), sizeof(values)), ...);
+  }
+
+  // Chains are solved once per (SM model, composition) and remembered for the thread's life, not the run's:
+  // the runs of a sweep (a thousand Monte Carlo samples of one workload for Kernelet's Figure 14) meet the same
+  // compositions again, and solving them was a third of each run. Per thread, so a sweep's workers share no lock.
+  const std::vector<double>& ipc_cached(const std::vector<kernelet::ModelKernel>& kernels,
+                                        const std::vector<int>& blocks) const {
+    key_ = model_key_;
     for (std::size_t i = 0; i < kernels.size(); ++i)
-      key.emplace_back(kernels[i].warps_per_block, kernels[i].memory_ratio, kernels[i].uncoalesced, blocks[i]);
-    std::lock_guard lock(mutex_);
-    if (const auto it = cache_.find(key); it != cache_.end()) return it->second;
-    auto ipc = kernelet::sm_ipc(*model_, kernels, blocks);
-    cache_.emplace(std::move(key), ipc);
-    return ipc;
+      append(key_, kernels[i].warps_per_block, kernels[i].memory_ratio, kernels[i].uncoalesced, blocks[i]);
+    thread_local std::unordered_map<std::string, std::vector<double>> cache;
+    if (const auto it = cache.find(key_); it != cache.end()) return it->second;
+    return cache.emplace(key_, kernelet::sm_ipc(*model_, kernels, blocks)).first->second;
   }
 
   std::string granularity_;
   double latency_, a0_, b0_;
   mutable std::mutex mutex_;
   mutable std::optional<kernelet::SmModel> model_;
-  mutable std::string model_gpu_;
-  mutable std::map<std::vector<std::tuple<int, double, double, int>>, std::vector<double>> cache_;
+  mutable std::string model_gpu_, model_key_, key_;
+  mutable std::unordered_map<const KernelProfile*, KernelInputs> inputs_;
+  mutable std::vector<kernelet::ModelKernel> kernels_;
+  mutable std::vector<int> blocks_;
+  mutable std::vector<std::tuple<int, double, double, int>> corunners_;
 };
 
 }  // namespace

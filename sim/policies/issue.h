@@ -73,6 +73,29 @@ std::int64_t issue_blocks(const EngineView& v, Actions& a, std::int32_t l, std::
   return issued;
 }
 
+// Round-robin placement over SMs 0..count-1 from the cursor, as issue_blocks over every SM does, when only the
+// SMs in `maybe` can have room for launch `l` (the others are known to have none): the same blocks go to the
+// same SMs and the cursor ends where it would, but only those SMs are looked at.
+inline std::int64_t issue_round_robin_among(const EngineView& v, Actions& a, std::int32_t l,
+                                            std::span<const std::int32_t> maybe, int count, PlacementState& ps) {
+  std::int64_t issued = 0;
+  while (v.launch(l).issuable() > 0) {
+    int best = -1, best_distance = count;
+    for (const std::int32_t sm : maybe) {
+      const int distance = (sm - ps.cursor + count) % count;  // the pass meets SM cursor + distance
+      if (distance < best_distance && v.room_for(l, sm) > 0) {
+        best = sm;
+        best_distance = distance;
+      }
+    }
+    if (best < 0) break;
+    a.dispatch(l, best, 1);
+    ++issued;
+    ps.cursor = (best + 1) % count;
+  }
+  return issued;
+}
+
 inline std::int64_t issue_blocks(const EngineView& v, Actions& a, std::int32_t l,
                                  std::span<const std::int32_t> candidates, PlacementState& ps) {
   // One freed SM (the common case): let the engine fill it without asking for the room first.

@@ -214,7 +214,13 @@ class KerneletPolicy final : public Policy {
           continue;
         }
       } else {
-        issue_blocks(v, a, l, all_, placement_);  // round robin's cursor counts over every SM
+        // Round robin's cursor counts over every SM; only the freed ones can have room for a waiting launch.
+        const auto& fs = v.freed_sms();
+        if (issue_round_robin_among(v, a, l, fs, static_cast<int>(all_.size()), placement_) == 0 &&
+            std::none_of(fs.begin(), fs.end(), [&](std::int32_t sm) { return v.resources_fit(l, sm, 1); })) {
+          head = group.members.size();  // as above: no later launch of this footprint has room either
+          continue;
+        }
       }
       if (L.issuable() == 0) {
         blocked_[static_cast<std::size_t>(l)] = 0;
@@ -344,20 +350,35 @@ class KerneletPolicy final : public Policy {
       return std::nullopt;
     }
     // OPT: every pair (no pruning: pruning is Kernelet's shortcut, not the oracle's) and every ratio, simulated.
+    // A pair's probes see only its two kernels, so the pairs are taken per pair of kernels (types) present, each
+    // standing for its first pair: the best CP, ties to the first pair in (i, j) order and then the first ratio,
+    // as a pass over every pair and ratio keeping the first strictly better one would choose.
+    std::vector<std::size_t> type(pending.size());
+    std::vector<const KernelProfile*> type_kernel;
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      const KernelProfile* k = v.launch(pending[i]).kernel;
+      const auto t =
+          static_cast<std::size_t>(std::find(type_kernel.begin(), type_kernel.end(), k) - type_kernel.begin());
+      if (t == type_kernel.size()) type_kernel.push_back(k);
+      type[i] = t;
+    }
     std::optional<kernelet::CoSchedule> best;
-    for (std::size_t i = 0; i < kernels.size(); ++i)
-      for (std::size_t j = i + 1; j < kernels.size(); ++j)
-        for (const auto& [bi, bj] : kernelet::ratio_candidates(v.gpu(), kernels[i], kernels[j])) {
-          const double cp = simulated_cp(v, pending[i], bi, pending[j], bj);
-          if (!best || cp > best->cp) {
-            best = kernelet::CoSchedule{};
-            best->first = i;
-            best->second = j;
-            best->blocks_first = bi;
-            best->blocks_second = bj;
-            best->cp = cp;
-          }
+    for (const auto& p : kernelet::pairs_by_type(type, type_kernel.size())) {
+      if (p.count == 0) continue;
+      const std::size_t i = p.first, j = p.second;
+      for (const auto& [bi, bj] : kernelet::ratio_candidates(v.gpu(), kernels[i], kernels[j])) {
+        const double cp = simulated_cp(v, pending[i], bi, pending[j], bj);
+        if (!best || cp > best->cp ||
+            (cp == best->cp && std::make_pair(i, j) < std::make_pair(best->first, best->second))) {
+          best = kernelet::CoSchedule{};
+          best->first = i;
+          best->second = j;
+          best->blocks_first = bi;
+          best->blocks_second = bj;
+          best->cp = cp;
         }
+      }
+    }
     return best;
   }
 

@@ -37,11 +37,31 @@ TEST(Golden, GrowingQueueMatchesTheQuadraticImplementation) {
   const std::string dir = std::string(GPUSCHED_TEST_DATA) + "/small";
   const auto w = read_workload(dir + "/queue.toml", &warn);
   const auto gpu = resolve_gpu(w.gpu, &warn);
-  for (const std::string policy : {"srtf", "srtf-adaptive", "srtf-chimera", "mpmax"}) {
+  // spatial, chimera, preempt-switch and the kernelet family: session 15's references (the same workload under
+  // the implementation before their per-event passes over the queue were removed).
+  for (const std::string policy : {"srtf", "srtf-adaptive", "srtf-chimera", "mpmax", "spatial", "chimera",
+                                   "preempt-switch", "kernelet", "kernelet-mc", "kernelet-opt"}) {
     const auto r = test::run(w, gpu, policy, 1);
     const auto out = (std::filesystem::temp_directory_path() / ("golden_queue_" + policy + ".csv")).string();
     sim::write_schedule_csv(out, r.schedule, w);
     const auto golden = std::string(GPUSCHED_GOLDEN_DIR) + "/queue." + policy + ".csv";
+    EXPECT_EQ(test::read_file(out), test::read_file(golden)) << "Schedule of " << policy << " differs from " << golden;
+  }
+}
+
+// The same queue under round-robin placement (the C2050 and GTX680 presets' rule), where the kernelet policies
+// place a waiting launch's blocks through the round-robin cursor over every SM.
+TEST(Golden, GrowingQueueUnderRoundRobinPlacement) {
+  Warnings warn;
+  const std::string dir = std::string(GPUSCHED_TEST_DATA) + "/small";
+  const auto w = read_workload(dir + "/queue-rr.toml", &warn);
+  const auto gpu = resolve_gpu(w.gpu, &warn);
+  ASSERT_EQ(gpu.placement, BlockPlacement::RoundRobin);
+  for (const std::string policy : {"kernelet", "kernelet-mc", "kernelet-opt"}) {
+    const auto r = test::run(w, gpu, policy, 1);
+    const auto out = (std::filesystem::temp_directory_path() / ("golden_queue_rr_" + policy + ".csv")).string();
+    sim::write_schedule_csv(out, r.schedule, w);
+    const auto golden = std::string(GPUSCHED_GOLDEN_DIR) + "/queue-rr." + policy + ".csv";
     EXPECT_EQ(test::read_file(out), test::read_file(golden)) << "Schedule of " << policy << " differs from " << golden;
   }
 }
