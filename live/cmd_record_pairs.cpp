@@ -8,6 +8,12 @@
 // repeat), since the second one's blocks start a few microseconds after the first one's. The stamps say which
 // blocks shared an SM and for how long; each victim block's exposure to a partner is the partner's blocks on its
 // SM, time-weighted over its life (and, for comparison, counted at its start).
+//
+// `--sms N` confines everything (co-runs and the references alone) to a green context of about N SMs, with the
+// same blocks per SM: the SM-local effect of a partner without the load of 132 SMs on the memory system.
+// `--apart` (with --sms) puts the first kernel of each pair on those N SMs and the second on all the others: no SM
+// is shared, so what slows a kernel is only the GPU-wide load of the other (docs/interference.md, "Where the
+// slowdown comes from").
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
@@ -17,12 +23,14 @@
 #include <memory>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 
 #include "core/corun_records.h"
 #include "core/store/store.h"
 #include "live/commands.h"
 #include "live/cuda_check.h"
 #include "live/device_spec.h"
+#include "live/executor/green_contexts.h"
 #include "live/suite/suite.h"
 #include "live/suite_binding.h"
 
@@ -38,6 +46,14 @@ struct PairsArgs {
   int repeats = 3;
   std::uint64_t seed = 1;
   double timeout_s = 60;
+  int sms = 0;         // 0: every SM; else a green context of about this many
+  bool apart = false;  // with sms: the pair's second kernel on the other SMs
+};
+
+// Where a kernel's grid runs: its SMs' count (blocks = blocks per SM x this) and streams there.
+struct Lane {
+  int sms = 0;
+  cudaStream_t streams[3]{};
 };
 
 struct Member {
@@ -56,32 +72,37 @@ struct Block {
 
 class PairRecorder {
  public:
-  PairRecorder(std::vector<Member>& members, int sms, double timeout_s)
-      : members_(members), sms_(sms), timeout_s_(timeout_s) {
-    for (auto& s : streams_) GPUSCHED_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  }
-  ~PairRecorder() {
-    for (auto s : streams_) cudaStreamDestroy(s);
-  }
+  // lanes: where each member runs (lane_of), lane 0 by default.
+  PairRecorder(std::vector<Member>& members, std::vector<Lane> lanes, double timeout_s)
+      : members_(members), lanes_(std::move(lanes)), lane_of_(members.size(), 0), timeout_s_(timeout_s) {}
+
+  void set_lane(int member, int lane) { lane_of_[static_cast<std::size_t>(member)] = lane; }
 
   // One wave of each (member, blocks per SM), launched in this order back to back; the blocks of each.
   std::vector<std::vector<Block>> run(const std::vector<std::pair<int, int>>& group) {
+    std::vector<cudaStream_t> streams;
+    std::vector<int> grid;  // blocks of each launch
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      const Lane& lane = lanes_[static_cast<std::size_t>(lane_of_[static_cast<std::size_t>(group[i].first)])];
+      streams.push_back(lane.streams[i]);
+      grid.push_back(group[i].second * lane.sms);
+    }
     for (std::size_t i = 0; i < group.size(); ++i) {
       const auto& m = members_[static_cast<std::size_t>(group[i].first)];
-      GPUSCHED_CUDA(cudaMemsetAsync(m.records, 0, record_buffer_bytes(group[i].second * sms_), streams_[i]));
+      GPUSCHED_CUDA(cudaMemsetAsync(m.records, 0, record_buffer_bytes(grid[i]), streams[i]));
     }
-    for (std::size_t i = 0; i < group.size(); ++i) GPUSCHED_CUDA(cudaStreamSynchronize(streams_[i]));
+    for (std::size_t i = 0; i < group.size(); ++i) GPUSCHED_CUDA(cudaStreamSynchronize(streams[i]));
     for (std::size_t i = 0; i < group.size(); ++i) {
       auto& m = members_[static_cast<std::size_t>(group[i].first)];
       LaunchShape s = m.base;
-      s.blocks = group[i].second * sms_;
-      m.kernel->launch(s, 0, m.records, streams_[i]);
+      s.blocks = grid[i];
+      m.kernel->launch(s, 0, m.records, streams[i]);
     }
     std::vector<std::vector<Block>> out;
     for (std::size_t i = 0; i < group.size(); ++i) {
       auto& m = members_[static_cast<std::size_t>(group[i].first)];
-      wait_for(streams_[i], timeout_s_, m.profile);
-      std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(group[i].second * sms_));
+      wait_for(streams[i], timeout_s_, m.profile);
+      std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(grid[i]));
       GPUSCHED_CUDA(
           cudaMemcpy(host.data(), m.records, host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
       std::vector<Block> blocks;
@@ -97,7 +118,7 @@ class PairRecorder {
 
   // Mean block time of a member alone at `k` blocks per SM, over `repeats` one-wave launches (cached).
   double alone_mean(int member, int k, int repeats) {
-    const auto key = std::make_pair(member, k);
+    const auto key = std::make_tuple(member, k, lane_of_[static_cast<std::size_t>(member)]);
     if (auto it = alone_.find(key); it != alone_.end()) return it->second;
     double sum = 0;
     std::size_t n = 0;
@@ -113,10 +134,10 @@ class PairRecorder {
 
  private:
   std::vector<Member>& members_;
-  int sms_;
+  std::vector<Lane> lanes_;
+  std::vector<int> lane_of_;
   double timeout_s_;
-  cudaStream_t streams_[3]{};
-  std::map<std::pair<int, int>, double> alone_;
+  std::map<std::tuple<int, int, int>, double> alone_;
 };
 
 // Exposure of each victim block to a partner: the partner's blocks on its SM, time-weighted over its life, and at
@@ -172,6 +193,7 @@ std::vector<double> parse_mix(const std::string& text) {
 }
 
 int record_pairs_command(const PairsArgs& a) {
+  if (a.apart && a.sms == 0) throw std::invalid_argument("--apart needs --sms N (the first kernel's SMs)");
   const auto devices = list_devices();
   const auto& dev = devices.front();
   const int sms = dev.spec.sm_count;
@@ -194,7 +216,45 @@ int record_pairs_command(const PairsArgs& a) {
     members.push_back(std::move(m));
   }
   synchronize();
-  PairRecorder rec(members, sms, a.timeout_s);
+  // Lanes: every SM on plain streams, or green contexts (the first ~N SMs; with --apart also the rest).
+  std::unique_ptr<GreenPartitions> green;
+  std::vector<Lane> lanes(1);
+  std::string placement = "every SM";
+  if (a.sms > 0) {
+    green = std::make_unique<GreenPartitions>(0);
+    const auto& groups = green->group_sms();
+    std::vector<int> near, rest;
+    int taken = 0;
+    for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
+      if (taken < a.sms) {
+        near.push_back(g);
+        taken += static_cast<int>(groups[static_cast<std::size_t>(g)].size());
+      } else {
+        rest.push_back(g);
+      }
+    }
+    if (a.apart && rest.empty()) throw std::invalid_argument("--apart: --sms leaves no other SMs");
+    auto lane_of_groups = [&](const std::vector<int>& of) {
+      Lane lane;
+      const auto& ctx = green->context(of);
+      lane.sms = static_cast<int>(ctx.sms.size());
+      for (auto& st : lane.streams) st = green->create_stream(ctx);
+      return lane;
+    };
+    lanes[0] = lane_of_groups(near);
+    placement = fmt::format("a green context of {} SMs", lanes[0].sms);
+    if (a.apart) {
+      lanes.push_back(lane_of_groups(rest));
+      placement = fmt::format("apart: first kernel on a green context of {} SMs, second on one of the other {}",
+                              lanes[0].sms, lanes[1].sms);
+    }
+  } else {
+    lanes[0].sms = sms;
+    for (auto& st : lanes[0].streams) GPUSCHED_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  }
+  fmt::print("placement: {}\n", placement);
+  const std::string tag = a.sms > 0 ? fmt::format("@{}{}sm", a.apart ? "apart" : "", lanes[0].sms) : "";
+  PairRecorder rec(members, lanes, a.timeout_s);
 
   CoRunTable table;
   auto add_rows = [&](const std::string& run, int repeat, const std::vector<std::pair<int, int>>& group,
@@ -228,7 +288,11 @@ int record_pairs_command(const PairsArgs& a) {
       for (const auto& mix : mixes) {
         const int k = blocks_at(members[i], mix[0]), m = blocks_at(members[j], mix[1]);
         const std::string name =
-            fmt::format("{}+{}@{:.2f}:{:.2f}", members[i].profile, members[j].profile, mix[0], mix[1]);
+            fmt::format("{}+{}@{:.2f}:{:.2f}{}", members[i].profile, members[j].profile, mix[0], mix[1], tag);
+        if (a.apart) {  // i on the first lane, j on the other: in both launch orders
+          rec.set_lane(static_cast<int>(i), 0);
+          rec.set_lane(static_cast<int>(j), 1);
+        }
         const std::size_t first_row = table.records.size();
         for (int r = 1; r <= a.repeats; ++r) {
           const std::vector<std::pair<int, int>> ab{{static_cast<int>(i), k}, {static_cast<int>(j), m}};
@@ -251,7 +315,7 @@ int record_pairs_command(const PairsArgs& a) {
                      is_i ? members[j].profile : members[i].profile, is_i ? k : m, is_i ? m : k, s / n, e / n);
         }
       }
-  for (const auto& t : a.triples) {
+  for (const auto& t : a.apart ? std::vector<std::string>{} : a.triples) {
     std::vector<std::pair<int, int>> group;
     std::stringstream ss(t);
     std::string part;
@@ -269,27 +333,31 @@ int record_pairs_command(const PairsArgs& a) {
     }
     if (group.size() != 3) continue;
     for (int r = 1; r <= a.repeats; ++r) {
-      add_rows(name + "@thirds/abc", r, group, rec.run(group));
+      add_rows(name + "@thirds" + tag + "/abc", r, group, rec.run(group));
       const std::vector<std::pair<int, int>> cba{group[2], group[1], group[0]};
-      add_rows(name + "@thirds/cba", r, cba, rec.run(cba));
+      add_rows(name + "@thirds" + tag + "/cba", r, cba, rec.run(cba));
     }
     fmt::print("triple {}: recorded ({} repeats, two orders)\n", name, a.repeats);
   }
   for (auto& m : members) cudaFree(m.records);
+  for (auto& lane : lanes)
+    for (auto st : lane.streams) cudaStreamDestroy(st);
 
   table.provenance["device"] = dev.name;
   table.provenance["driver"] = dev.driver;
   table.provenance["cuda_runtime"] = dev.runtime;
   table.provenance["gpu"] = dev.preset ? dev.preset->name : "";
   table.provenance["sm_count"] = std::to_string(sms);
+  table.provenance["placement"] = placement;
   table.provenance["recorded_at"] = store::utc_now_iso8601();
   std::string mixes_text;
   for (const auto& m : a.mixes) {
     if (!mixes_text.empty()) mixes_text.push_back(' ');
     mixes_text.append(m);
   }
-  table.provenance["command"] = fmt::format("gpusched-live record-pairs --size {} --repeats {} --seed {} --mix {}",
-                                            a.size, a.repeats, a.seed, mixes_text);
+  table.provenance["command"] =
+      fmt::format("gpusched-live record-pairs --size {} --repeats {} --seed {} --mix {}{}{}", a.size, a.repeats, a.seed,
+                  mixes_text, a.sms > 0 ? fmt::format(" --sms {}", a.sms) : "", a.apart ? " --apart" : "");
   table.provenance["method"] =
       "one wave of each kernel (k and m blocks per SM) launched back to back on two streams; alone: the same launch "
       "alone; block time = end - start stamped after a block barrier";
@@ -318,6 +386,11 @@ void add_record_pairs_command(CLI::App& app, int& result) {
   cmd->add_option("--seed", a->seed, "Seed for the generated inputs");
   cmd->add_option("--timeout", a->timeout_s, "Watchdog: seconds a launch may take")->check(CLI::PositiveNumber);
   cmd->add_option("--out", a->out, "Co-run records file to write (CSV)")->required();
+  cmd->add_option("--sms", a->sms,
+                  "Run on a green context of about this many SMs (co-runs and references alone; default every SM)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_flag("--apart", a->apart,
+                "With --sms: each pair's first kernel on those SMs, the second on all the others (no SM shared)");
   cmd->callback([a, &result] { result = record_pairs_command(*a); });
 }
 
