@@ -6,7 +6,9 @@
 // limit_L its occupancy limit on this GPU; or ratio, that share over the victim's own share at dispatch). The records
 // are read from the `coruns` parameter's file, else from coruns.csv beside each kernel's profile; a kernel with neither
 // keeps its recorded duration. Like `residency` and `markov`, the duration is fixed when the block is dispatched
-// (docs/interference.md says what the co-run data show about that choice).
+// (docs/interference.md says what the co-run data show about that choice). Parameter `order=older` fits only the
+// co-runs where the partner was launched first: at dispatch every co-runner is older than the new block, and the
+// co-runs show young blocks starving beside old ones while old ones barely notice young ones.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -34,7 +36,12 @@ class CoRunInterference final : public DurationModel {
       throw std::invalid_argument(
           fmt::format("interference model corun: parameter 'form' expects occupancy or ratio, found \"{}\"", form));
     form_ = form == "ratio" ? CoRunForm::Ratio : CoRunForm::Occupancy;
-    if (!file_.empty()) fixed_ = load(file_, form_);  // read now, so a bad file fails before the run
+    const std::string& order = p.get_string("order");
+    if (order != "both" && order != "older")
+      throw std::invalid_argument(
+          fmt::format("interference model corun: parameter 'order' expects both or older, found \"{}\"", order));
+    order_ = order == "older" ? CoRunOrder::PartnerFirst : CoRunOrder::Both;
+    if (!file_.empty()) fixed_ = load(file_, form_, order_);  // read now, so a bad file fails before the run
   }
 
   bool needs_co_runners() const override { return true; }
@@ -63,8 +70,9 @@ class CoRunInterference final : public DurationModel {
     int limit = 1;      // occupancy limit on the run's GPU
   };
 
-  static std::shared_ptr<const CoRunCoefficients> load(const std::string& path, CoRunForm form) {
-    return std::make_shared<const CoRunCoefficients>(read_corun_records(path).records, form);
+  static std::shared_ptr<const CoRunCoefficients> load(const std::string& path, CoRunForm form, CoRunOrder order) {
+    return std::make_shared<const CoRunCoefficients>(read_corun_records(path).records, form, Exposure::Life, nullptr,
+                                                     order);
   }
 
   // Callers hold mutex_.
@@ -92,12 +100,13 @@ class CoRunInterference final : public DurationModel {
     const auto path = (std::filesystem::path(k.file).parent_path() / "coruns.csv").string();
     auto it = by_dir_.find(path);
     if (it == by_dir_.end())
-      it = by_dir_.emplace(path, std::filesystem::exists(path) ? load(path, form_) : nullptr).first;
+      it = by_dir_.emplace(path, std::filesystem::exists(path) ? load(path, form_, order_) : nullptr).first;
     return it->second.get();
   }
 
   std::string file_;
   CoRunForm form_ = CoRunForm::Occupancy;
+  CoRunOrder order_ = CoRunOrder::Both;
   std::shared_ptr<const CoRunCoefficients> fixed_;
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const CoRunCoefficients>> by_dir_;
@@ -115,7 +124,10 @@ GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, corun, "corun",
                            "co-run records file (default: coruns.csv beside each kernel's profile)"},
                           {"form", gpusched::sim::ParamType::String, "occupancy",
                            "a co-runner's share of the SM: occupancy (its blocks / its limit) or ratio (that over "
-                           "the victim's own share)"}},
+                           "the victim's own share)"},
+                          {"order", gpusched::sim::ParamType::String, "both",
+                           "which co-runs the fit uses: both launch orders, or older (only those where the partner "
+                           "was launched first: a block dispatched beside resident co-runners meets older ones)"}},
                          [](const gpusched::sim::Params& p) {
                            return std::make_unique<gpusched::sim::CoRunInterference>(p);
                          })

@@ -26,12 +26,30 @@ double corun_share(CoRunForm form, double partner_blocks, int partner_limit, dou
   return share * static_cast<double>(std::max(1, own_limit)) / std::max(1.0, own_blocks);
 }
 
+std::optional<bool> partner_launched_first(const CoRunRecord& r) {
+  if (r.partners.size() != 1) return std::nullopt;
+  const auto slash = r.run.rfind('/');
+  const auto at = r.run.find('@');
+  if (slash == std::string::npos || at == std::string::npos || at > slash) return std::nullopt;
+  const std::string order = r.run.substr(slash + 1), kernels = r.run.substr(0, at);
+  const auto plus = kernels.find('+');
+  if (plus == std::string::npos || (order != "ab" && order != "ba")) return std::nullopt;
+  const std::string first = order == "ab" ? kernels.substr(0, plus) : kernels.substr(plus + 1);
+  const std::string second = order == "ab" ? kernels.substr(plus + 1) : kernels.substr(0, plus);
+  const std::string& partner = r.partners.front().kernel;
+  if (partner == first && r.victim == second) return true;
+  if (partner == second && r.victim == first) return false;
+  return std::nullopt;
+}
+
 CoRunCoefficients::CoRunCoefficients(const std::vector<CoRunRecord>& records, CoRunForm form, Exposure exposure,
-                                     const std::function<bool(const std::string&, const std::string&)>& use)
+                                     const std::function<bool(const std::string&, const std::string&)>& use,
+                                     CoRunOrder order)
     : form_(form) {
   std::map<std::pair<std::string, std::string>, std::pair<double, double>> sums;  // sum xy, sum xx
   for (const auto& r : records) {
     if (r.partners.size() != 1) continue;
+    if (order == CoRunOrder::PartnerFirst && partner_launched_first(r) != std::optional<bool>(true)) continue;
     const std::string a = suite_kernel_of(r.victim), b = suite_kernel_of(r.partners.front().kernel);
     if (use && !use(a, b)) continue;
     const double x = share_of(r, r.partners.front(), form, exposure);

@@ -104,6 +104,25 @@ TEST(CoRunFit, APairsSlopeIsTheLeastSquaresFitOfLogSlowdowns) {
   EXPECT_NEAR(c.predict(record("a-s1", "b-s1", 4, 4, 4, 2000), sim::Exposure::Life), 2.0, 1e-9);
 }
 
+TEST(CoRunFit, OlderPartnersOnlyFitsTheRowsWhereThePartnerWasLaunchedFirst) {
+  // Pair "a-s1+b-s1": in /ab a is launched first, in /ba b is. Victim a beside b at x = 4/8 = 0.5: slowdown 4 when
+  // b came first (/ba), 1 (none) when a came first (/ab). Both orders: sum x ln s = 0.5 ln4 + 0.5 ln1 = ln2, sum
+  // x^2 = 0.5, beta = 2 ln2. Only the older partner's row: beta = 0.5 ln4 / 0.25 = 4 ln2.
+  auto first = record("a-s1", "b-s1", 4, 4, 4, 1000);
+  first.run = "a-s1+b-s1@0.50:0.50/ab";
+  auto second = record("a-s1", "b-s1", 4, 4, 4, 4000);
+  second.run = "a-s1+b-s1@0.50:0.50@16sm/ba";  // tags after the mix are allowed
+  EXPECT_EQ(sim::partner_launched_first(first), std::optional<bool>(false));
+  EXPECT_EQ(sim::partner_launched_first(second), std::optional<bool>(true));
+  auto unnamed = record("a-s1", "b-s1", 4, 4, 4, 1000);
+  EXPECT_EQ(sim::partner_launched_first(unnamed), std::nullopt) << "the run name 'r' does not say";
+  const sim::CoRunCoefficients both({first, second});
+  EXPECT_NEAR(both.beta("a", "b"), 2 * std::log(2.0), 1e-9);
+  const sim::CoRunCoefficients older({first, second, unnamed}, sim::CoRunForm::Occupancy, sim::Exposure::Life, {},
+                                     sim::CoRunOrder::PartnerFirst);
+  EXPECT_NEAR(older.beta("a", "b"), 4 * std::log(2.0), 1e-9);
+}
+
 TEST(CoRunFit, AMixOfThreeAddsTheExponents) {
   // beta(a, b) = 2 ln2 (x = 0.5, slowdown 2), beta(a, c) = 2 ln3 (x = 0.5, slowdown 3). Beside both at x = 0.25
   // each: exp(2 ln2 x 0.25 + 2 ln3 x 0.25) = sqrt(2) x sqrt(3) = sqrt(6).
