@@ -4,7 +4,8 @@
 # model (so co-scheduling gains and losses come from the same model Kernelet plans with).
 #   bash docs/repro/kernelet-mixes.sh [OUT_DIR]
 # Environment: INSTANCES (1000) kernels per mix for the main comparison; MC_INSTANCES (100) and MC_SAMPLES
-# (100) for the Monte Carlo distribution (each sample is a whole simulation); JOBS (2); PARTS ("main mc h100":
+# (100) for the Monte Carlo distribution (each sample is a whole simulation); JOBS (every core); SLURM_DIR and
+# MC_DB to run the Monte Carlo sweep on a Slurm cluster (below); PARTS ("main mc h100":
 # h100 runs the same mixes on the live suite's H100 recordings, beyond the paper).
 # Needs the sqlite3 command (Debian package sqlite3) for the Monte Carlo table.
 set -euo pipefail
@@ -14,7 +15,7 @@ out=${1:-/tmp/gpusched-kernelet}
 instances=${INSTANCES:-1000}
 mc_instances=${MC_INSTANCES:-100}
 mc_samples=${MC_SAMPLES:-100}
-jobs=${JOBS:-2}
+jobs=${JOBS:-$(nproc)}
 parts=${PARTS:-main mc h100}
 mkdir -p "$out"
 
@@ -89,14 +90,26 @@ name = "kernelet"
 [[policies]]
 name = "base"
 SWEEP
-rm -f "$out/mc/runs.db"*
-$G sweep "$out/mc-sweep.toml" --db "$out/mc/runs.db" --jobs "$jobs" >/dev/null
+# On a Slurm cluster (docs/sweeps.md): SLURM_DIR=/shared/dir writes the sweep as a job array there and stops;
+# after `sbatch $SLURM_DIR/sweep.sbatch` and `bash $SLURM_DIR/merge.sh`, MC_DB=$SLURM_DIR/merged.db prints the table
+# from the merged store instead of running the sweep here.
+if [[ -n ${SLURM_DIR:-} ]]; then
+  $G sweep "$out/mc-sweep.toml" --emit-slurm "$SLURM_DIR" --shards "${SHARDS:-16}" --cpus-per-task "${CPUS:-8}"
+  echo "then: sbatch $SLURM_DIR/sweep.sbatch; when it has finished: bash $SLURM_DIR/merge.sh;"
+  echo "then: MC_DB=$SLURM_DIR/merged.db PARTS=mc MC_SAMPLES=$mc_samples MC_INSTANCES=$mc_instances bash $0 $out"
+  exit 0
+fi
+db=${MC_DB:-$out/mc/runs.db}
+if [[ -z ${MC_DB:-} ]]; then
+  rm -f "$db"*
+  $G sweep "$out/mc-sweep.toml" --db "$db" --jobs "$jobs" >/dev/null
+fi
 echo
 echo "Monte Carlo ($mc_samples samples of $mc_instances kernels): makespan of MC samples against kernelet and base"
 echo
 echo "| workload | MC min | MC median | MC max | kernelet | base | MC samples slower than kernelet |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-sqlite3 -separator ' ' "$out/mc/runs.db" \
+sqlite3 -separator ' ' "$db" \
   "SELECT r.workload, r.policy, m.makespan_ns FROM runs r JOIN metrics m ON m.run_id = r.id ORDER BY r.workload" |
   awk '{ w[$1] = 1; if ($2 == "kernelet-mc") { n[$1]++; mc[$1, n[$1]] = $3 } else t[$1, $2] = $3 }
     END { for (x in w) { k = n[x]; for (i = 1; i <= k; i++) a[i] = mc[x, i]; asort_n(a, k)
