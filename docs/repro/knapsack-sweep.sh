@@ -20,6 +20,7 @@ one_seed() {
 }
 export -f one_seed
 export G work
+cells=40 done_cells=0 start=$SECONDS
 for gpu in titanx k40; do
   echo "### $gpu ($seeds seeds per cell; mean ANTT and STP, default order / reordered)"
   echo
@@ -34,6 +35,12 @@ for gpu in titanx k40; do
         cat "$work/$gpu-$n-$nb-$s/rows.csv" >> "$work/cell.csv"
         rm -rf "$work/$gpu-$n-$nb-$s"
       done
+      done_cells=$((done_cells + 1))
+      elapsed=$((SECONDS - start))
+      if [[ -t 2 ]]; then  # a progress line on a terminal only
+        printf '\r\033[Kknapsack sweep: %d/%d cells, %d s, ETA %d s' "$done_cells" "$cells" "$elapsed" \
+          $((elapsed * (cells - done_cells) / done_cells)) >&2
+      fi
       row+=$(awk -F, '{ n[$1]++; antt[$1] += $3; stp[$1] += $2 }
         END { printf " %.1f / %.1f | %.1f / %.1f |", antt["fifo"] / n["fifo"], antt["knapsack"] / n["knapsack"],
                                                      stp["fifo"] / n["fifo"], stp["knapsack"] / n["knapsack"] }' "$work/cell.csv")
@@ -42,3 +49,5 @@ for gpu in titanx k40; do
   done
   echo
 done
+[[ -t 2 ]] && echo >&2
+exit 0
