@@ -249,3 +249,27 @@ TEST(Cli, CrossvalPredictsHeldOutPairsAndReportsMarkovIpc) {
   const double measured = std::stod(out.substr(out.find("measured", mriq) + 8));
   EXPECT_NEAR(measured, 3.56, 0.15);
 }
+
+// A model whose fit is made elsewhere (another co-run file, another order) has no held-out rule: crossval says so
+// instead of printing `none`'s figures, and writes no held-out row for it. --profiles finds the kernels' profiles
+// for co-runs kept outside traces/ (the markov rule needs their counts).
+TEST(Cli, CrossvalSaysWhichModelsHaveNoHeldOutRule) {
+  const std::string csv = (std::filesystem::temp_directory_path() / "gpusched_crossval_rule.csv").string();
+  std::string out;
+  ASSERT_EQ(run_cli("crossval --coruns " + std::string(GPUSCHED_TRACES_DIR) +
+                        "/../docs/interference/placement/coruns-near-h100.csv --profiles " +
+                        std::string(GPUSCHED_TRACES_DIR) +
+                        "/live/h100 --model none --model markov --model "
+                        "corun:order=older --csv " +
+                        csv,
+                    out),
+            0)
+      << out;
+  EXPECT_NE(out.find("corun:order=older          -          -   (no held-out rule"), std::string::npos) << out;
+  const auto none = out.find("\nnone "), markov = out.find("\nmarkov ");
+  ASSERT_NE(markov, std::string::npos);
+  EXPECT_NE(out.substr(none + 1, 40).substr(12), out.substr(markov + 1, 40).substr(12)) << "markov found no profiles";
+  const std::string rows = gpusched::test::read_file(csv);
+  EXPECT_NE(rows.find("markov,0,h100,held-out-pairs"), std::string::npos) << rows;
+  EXPECT_EQ(rows.find("corun:order=older"), std::string::npos) << rows;
+}
