@@ -393,15 +393,7 @@ void add_pairs(CLI::App& app) {
       });
     auto metrics_of = [&](std::size_t wi, const RunResult& r) {
       if (a->per == "launch") return Pair{r.metrics.antt, r.metrics.stp};
-      std::map<std::string, std::pair<TimeNs, TimeNs>> span;  // tenant -> (first release, last finish)
-      const auto& w = workloads[wi];
-      for (std::size_t l = 0; l < w.launches.size(); ++l) {
-        auto [it, fresh] = span.try_emplace(w.launches[l].tenant, r.launches[l].release, r.launches[l].finish);
-        if (!fresh) {
-          it->second.first = std::min(it->second.first, r.launches[l].release);
-          it->second.second = std::max(it->second.second, r.launches[l].finish);
-        }
-      }
+      const auto span = span_by_tenant(workloads[wi], r);
       Pair m;
       for (const auto& [t, se] : span) {
         const double slowdown = static_cast<double>(se.second - se.first) / program_alone[wi].at(t);

@@ -59,8 +59,7 @@ Workload workload_of(const Programs& ps, const std::vector<const SharegpuProgram
 // Finish of each tenant's last launch.
 std::map<std::string, TimeNs> finish_by_tenant(const Workload& w, const RunResult& r) {
   std::map<std::string, TimeNs> out;
-  for (std::size_t i = 0; i < w.launches.size(); ++i)
-    out[w.launches[i].tenant] = std::max(out[w.launches[i].tenant], r.launches[i].finish);
+  for (const auto& [tenant, span] : span_by_tenant(w, r)) out[tenant] = span.second;
   return out;
 }
 

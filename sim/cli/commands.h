@@ -53,4 +53,7 @@ void parallel_for(std::size_t jobs, int threads, const std::function<void(std::s
 // Prints collected reader warnings to stderr.
 void print_warnings(const Warnings& w);
 
+// Each tenant's (LaunchSpec::tenant) first release and last finish in a run of `w` (sharegpu, chimera-pairs).
+std::map<std::string, std::pair<TimeNs, TimeNs>> span_by_tenant(const Workload& w, const RunResult& r);
+
 }  // namespace gpusched::cli

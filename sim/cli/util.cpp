@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -51,6 +52,18 @@ void parallel_for(std::size_t jobs, int threads, const std::function<void(std::s
   worker();
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+}
+
+std::map<std::string, std::pair<TimeNs, TimeNs>> span_by_tenant(const Workload& w, const RunResult& r) {
+  std::map<std::string, std::pair<TimeNs, TimeNs>> span;
+  for (std::size_t l = 0; l < w.launches.size(); ++l) {
+    auto [it, fresh] = span.try_emplace(w.launches[l].tenant, r.launches[l].release, r.launches[l].finish);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, r.launches[l].release);
+      it->second.second = std::max(it->second.second, r.launches[l].finish);
+    }
+  }
+  return span;
 }
 
 }  // namespace gpusched::cli

@@ -100,15 +100,11 @@ class MarkovInterference final : public DurationModel {
       model_gpu_ = gpu.name;
       inputs_.clear();
       // The chain's solution depends on the SM model and the composition only: the key opens with the model's
-      // number among the thread's models (its fields, compared whole).
+      // fields.
       const auto& m = *model_;
-      std::string fields;
-      append(fields, m.memory.base_latency, m.memory.bandwidth, m.memory.a0, m.memory.b0,
-             m.memory.requests_per_uncoalesced, m.schedulers, m.peak_ipc, static_cast<int>(m.granularity));
-      thread_local std::unordered_map<std::string, int> model_numbers;
-      const int number = model_numbers.try_emplace(fields, static_cast<int>(model_numbers.size())).first->second;
       model_key_.clear();
-      append(model_key_, number);
+      append(model_key_, m.memory.base_latency, m.memory.bandwidth, m.memory.a0, m.memory.b0,
+             m.memory.requests_per_uncoalesced, m.schedulers, m.peak_ipc, static_cast<int>(m.granularity));
     }
     return *model_;
   }

@@ -126,7 +126,6 @@ class KerneletPolicy final : public Policy {
     state_.resize(static_cast<std::size_t>(v.launch_count()));
     release_rank_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     next_rank_ = 0;
-    blocked_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     group_of_.assign(static_cast<std::size_t>(v.launch_count()), -1);
     in_touched_.assign(static_cast<std::size_t>(v.launch_count()), 0);
     for (std::int32_t l = 0; l < v.launch_count(); ++l) {
@@ -188,10 +187,7 @@ class KerneletPolicy final : public Policy {
         const auto& L = v.launch(l);
         if (L.phase != LaunchPhase::Released || L.issuable() == 0) continue;
         issue_blocks(v, a, l, all_, placement_);
-        if (L.issuable() > 0) {
-          blocked_[static_cast<std::size_t>(l)] = 1;
-          join_waiting(v, l);
-        }
+        if (L.issuable() > 0) join_waiting(v, l);
         continue;
       }
       auto& group = waiting_[static_cast<std::size_t>(from)];
@@ -206,35 +202,27 @@ class KerneletPolicy final : public Policy {
         ++head;
         continue;
       }
-      if (most_free) {
-        if (issue_blocks(v, a, l, freed_sorted_, placement_) == 0 &&
-            std::none_of(freed_sorted_.begin(), freed_sorted_.end(),
-                         [&](std::int32_t sm) { return v.resources_fit(l, sm, 1); })) {
-          head = group.members.size();  // this footprint fits no freed SM any more: its later launches neither
-          continue;
-        }
-      } else {
-        // Round robin's cursor counts over every SM; only the freed ones can have room for a waiting launch.
-        const auto& fs = v.freed_sms();
-        if (issue_round_robin_among(v, a, l, fs, static_cast<int>(all_.size()), placement_) == 0 &&
-            std::none_of(fs.begin(), fs.end(), [&](std::int32_t sm) { return v.resources_fit(l, sm, 1); })) {
-          head = group.members.size();  // as above: no later launch of this footprint has room either
-          continue;
-        }
+      // Only the freed SMs can have room for a waiting launch. Most-free placement looks at them by id; round
+      // robin's cursor counts over every SM, which issue_round_robin_among follows.
+      const auto& fs = v.freed_sms();
+      const std::int64_t placed = most_free
+                                      ? issue_blocks(v, a, l, freed_sorted_, placement_)
+                                      : issue_round_robin_among(v, a, l, fs, static_cast<int>(all_.size()), placement_);
+      if (placed == 0 &&
+          std::none_of(fs.begin(), fs.end(), [&](std::int32_t sm) { return v.resources_fit(l, sm, 1); })) {
+        head = group.members.size();  // this footprint fits no freed SM any more: its later launches neither
+        continue;
       }
-      if (L.issuable() == 0) {
-        blocked_[static_cast<std::size_t>(l)] = 0;
+      if (L.issuable() == 0)
         leave_waiting(l);
-      } else {
+      else
         ++head;
-      }
     }
     touched_.clear();
   }
 
   // Launch l's slice, cap or plan changed: it tries every SM at the next pass.
   void unblock(std::int32_t l) {
-    blocked_[static_cast<std::size_t>(l)] = 0;
     leave_waiting(l);
     if (!in_touched_[static_cast<std::size_t>(l)]) {
       in_touched_[static_cast<std::size_t>(l)] = 1;
@@ -515,8 +503,8 @@ class KerneletPolicy final : public Policy {
   std::vector<LaunchPlanState> state_;
   std::vector<std::int64_t> release_rank_;
   std::int64_t next_rank_ = 0;
-  std::vector<char> blocked_;  // per launch: its last look found no room (see issue_open_slices)
-  // Waiting launches (blocked, blocks to issue) per block footprint, each group by release rank.
+  // Waiting launches (a slice open, blocks to issue, no room at their last look) per block footprint, each group
+  // by release rank.
   struct WaitingGroup {
     BlockFootprint footprint;
     std::vector<std::pair<std::int64_t, std::int32_t>> members;  // (release rank, launch), ascending
