@@ -22,6 +22,8 @@
 #include "live/cuda_check.h"
 #include "live/device_spec.h"
 #include "live/executor/executor.h"
+#include "live/executor/fused_executor.h"
+#include "live/executor/fused_plan.h"
 #include "live/executor/measured_run.h"
 #include "live/executor/plan.h"
 #include "live/executor/plan_adherence.h"
@@ -53,7 +55,7 @@ struct ValidateArgs {
   double max_start_delay_us = 0;   // > 0: fail when a launch's first block starts later than planned by more
   double regrid_wait_us = static_cast<double>(ExecutorOptions{}.regrid_wait_ns) / 1e3;
   int streams_per_launch = ExecutorOptions{}.streams_per_launch;
-  std::string executor = "auto";  // auto, blocks, native
+  std::string executor = "auto";  // auto, blocks, native, fused
 };
 
 // Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
@@ -207,6 +209,10 @@ int validate_command(const ValidateArgs& a) {
     exec[i].id = l.id;
   }
 
+  if (a.executor == "fused")
+    if (const auto why = fused_refusal(exec); !why.empty())
+      throw std::invalid_argument("--executor fused: the fused worker cannot run this workload: " + why);
+
   // Time-sharing plans swap each launch's state: every launch gets its own instance of its kernel (its own
   // buffers), set up the first time a time-sharing plan is executed.
   std::vector<std::unique_ptr<SuiteKernel>> own_kernels;
@@ -277,8 +283,12 @@ int validate_command(const ValidateArgs& a) {
           !time_shared && (a.executor == "native" || (a.executor == "auto" && orders_whole_launches(policy)));
       // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
+      // The fused worker runs every launch's pieces from one resident grid (docs/validation.md, "Fused workers").
+      const bool fused = !time_shared && !native && a.executor == "fused";
       ExecutionResult ex;
-      if (native) {
+      if (fused) {
+        ex = execute_fused_plan(build_fused_plan(predicted.schedule, w.launches.size(), gpu.sm_count), exec, eo);
+      } else if (native) {
         std::vector<int> priorities;
         if (policy != "fifo") {
           int least = 0, greatest = 0;
@@ -320,6 +330,7 @@ int validate_command(const ValidateArgs& a) {
       live_info.host = store::host_name();
       live_info.events = 0;
       if (native) live_info.policy += " (native)";  // as `native` labels its runs: apart from the executor's
+      if (fused) live_info.policy += " (fused)";
       live_info.key = store::make_run_key(live_info, live_info.host + " " + live_info.started_at);
 
       // Stored after the execution succeeded: the prediction (unless stored before), then the live run and its
@@ -467,8 +478,9 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--executor", a->executor,
                   "How a plan is carried out: blocks (the executor's per-SM queues), native (plain launches, the "
                   "hardware's dispatch ordered by stream priorities: plans that order whole launches only), auto "
-                  "(native for fifo, sjf and knapsack, blocks otherwise)")
-      ->check(CLI::IsMember({"auto", "blocks", "native"}));
+                  "(native for fifo, sjf and knapsack, blocks otherwise), fused (one resident grid of workers that run any "
+                  "launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
+      ->check(CLI::IsMember({"auto", "blocks", "native", "fused"}));
   cmd->add_option("--max-start-delay-us", a->max_start_delay_us,
                   "Exit 3 when a launch's first block starts later than planned by more than this (us; 0: never; GPU "
                   "tests)")

@@ -4,6 +4,7 @@
 
 #include "live/cuda_check.h"
 #include "live/executor/executor.h"
+#include "live/executor/fused_executor.h"
 #include "live/executor/state_swap.h"
 #include "live/suite_binding.h"
 
@@ -52,6 +53,56 @@ ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind,
   }
   out.problem = k.verify();
   return out;
+}
+
+std::string check_under_fused(const std::vector<SuiteKernel*>& kernels, int sm_count, EntryKind kind, double timeout_s,
+                              ExecutorCheck* counts) {
+  std::vector<ExecLaunch> launches;
+  std::vector<std::vector<FusedEntry>> per_sm(static_cast<std::size_t>(sm_count));
+  for (auto* k : kernels) {
+    k->setup("small", 7);
+    const LaunchShape shape = k->shape("small");
+    const auto l = static_cast<std::int32_t>(launches.size());
+    launches.push_back({k, shape.threads, shape.blocks, 0, {}, k->name()});
+    for (int b = 0; b < shape.blocks; ++b) {
+      auto& q = per_sm[static_cast<std::size_t>((b + l) % sm_count)];
+      if (kind != EntryKind::Run)
+        for (const std::int64_t budget : {0, 500, 1000}) q.push_back({l, b, static_cast<std::int32_t>(kind), 0, budget});
+      q.push_back({l, b, static_cast<std::int32_t>(EntryKind::Run), 0, 0});
+    }
+  }
+  if (const auto why = fused_refusal(launches); !why.empty()) return why;
+  FusedPlan plan;
+  plan.sm_count = sm_count;
+  plan.launch_entries.assign(launches.size(), 0);
+  plan.switches.assign(launches.size(), kind == EntryKind::Switch);
+  plan.stops = kind != EntryKind::Run;
+  for (auto& q : per_sm) {
+    plan.sm_begin.push_back(static_cast<std::int32_t>(plan.entries.size()));
+    // Run: every entry may start at once (the plan's concurrency is the worker's); stops: one after another.
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      q[i].need_done = kind == EntryKind::Run ? 0 : static_cast<std::int32_t>(i);
+      ++plan.launch_entries[static_cast<std::size_t>(q[i].launch)];
+      plan.plan_piece.push_back(plan.entries.size());
+      plan.entries.push_back(q[i]);
+    }
+    plan.sm_most.push_back(static_cast<std::int32_t>(q.size()));
+  }
+  plan.sm_begin.push_back(static_cast<std::int32_t>(plan.entries.size()));
+  ExecutorOptions options;
+  options.timeout_s = timeout_s;
+  const auto result = execute_fused_plan(plan, launches, options);
+  if (result.schedule.pieces.size() + static_cast<std::size_t>(result.skipped) != plan.entries.size())
+    return "the fused worker left entries untaken";
+  if (counts)
+    for (const auto& p : result.schedule.pieces) {
+      counts->stopped += p.outcome == PieceOutcome::Flushed || p.outcome == PieceOutcome::SwitchedOut;
+      counts->resumed += p.outcome == PieceOutcome::SwitchedIn;
+    }
+  std::string problems;
+  for (auto* k : kernels)
+    if (const auto problem = k->verify(); !problem.empty()) problems += (problems.empty() ? "" : "; ") + problem;
+  return problems;
 }
 
 std::string check_time_shared(SuiteKernel& k, int micro_kernels, double timeout_s) {

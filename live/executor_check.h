@@ -4,6 +4,7 @@
 // state swapped out to host memory and back between them.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "live/executor/exec_types.h"
 #include "live/suite/suite.h"
@@ -21,6 +22,13 @@ struct ExecutorCheck {
 // end, all on one SM with one worker there, so the pieces follow one another.
 ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind, double timeout_s,
                                    bool hardware_placed = false);
+
+// The fused worker (fused_executor.h) on every kernel of `kernels` at once: their small sizes as launches of one plan,
+// each SM's queue alternating between them; with `kind` Flush or Switch (kernels with safe points only), per block
+// entries stopped after 0, 500 and 1,000 ns, then one run to the end, each waiting for the SM's previous one. Returns
+// "" when every kernel's outputs match its CPU reference.
+std::string check_under_fused(const std::vector<SuiteKernel*>& kernels, int sm_count, EntryKind kind, double timeout_s,
+                              ExecutorCheck* counts = nullptr);
 
 // Time-sharing's state swap: the small size run as `micro_kernels` micro-kernels (ranges of its blocks); before each,
 // every device buffer is overwritten and the state restored from pinned host memory, after each the written buffers

@@ -85,6 +85,26 @@ int check_command(double timeout_s) {
       }
     }
   }
+  // The fused worker: every kernel at once from shared per-SM queues, then stopped and resumed (safe points only).
+  {
+    std::vector<SuiteKernel*> all, stoppable;
+    for (auto& k : suite) {
+      all.push_back(k.get());
+      if (k->switch_values_per_thread() >= 0) stoppable.push_back(k.get());
+    }
+    for (const EntryKind kind : {EntryKind::Run, EntryKind::Flush, EntryKind::Switch}) {
+      ExecutorCheck counts;
+      const auto problem =
+          check_under_fused(kind == EntryKind::Run ? all : stoppable, sms, kind, timeout_s, &counts);
+      const char* how = kind == EntryKind::Run ? "every kernel at once" : kind == EntryKind::Flush ? "flushed" : "switched";
+      if (!problem.empty()) {
+        fmt::print("fused worker {}: {}\n", how, problem);
+        ++failed;
+      } else {
+        fmt::print("fused worker {}: ok ({} pieces stopped, {} resumed)\n", how, counts.stopped, counts.resumed);
+      }
+    }
+  }
   // Time-sharing: micro-kernels with the state swapped to host memory and back (overwritten on the GPU between).
   for (auto& k : suite) {
     const std::string problem = check_time_shared(*k, 3, timeout_s);

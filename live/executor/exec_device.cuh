@@ -20,11 +20,18 @@ struct ExecContext {
   int kind;               // EntryKind of that stop
   int* stop_flag;         // shared memory: the safe point's verdict, for every thread
   int* stop_step;         // shared memory: the step the block stopped at
+  // The kernel's threads per block: blockDim.x, or fewer in the fused worker (a block as wide as the widest
+  // kernel's), whose threads past `width` are not active: they only keep the barriers company.
+  unsigned width;
+
+  __device__ unsigned thread() const { return threadIdx.x; }
+  __device__ unsigned threads() const { return width; }
+  __device__ bool active() const { return threadIdx.x < width; }
 
   __device__ int resume_step() const { return resume; }
   // A value a switched-out block saved (slot of this thread), or `fresh` when the block starts afresh.
   __device__ float restore(int slot, float fresh) const {
-    return resume > 0 && values ? values[threadIdx.x * values_per_thread + slot] : fresh;
+    return resume > 0 && values && active() ? values[threadIdx.x * values_per_thread + slot] : fresh;
   }
   // A safe point before loop step `step`: every thread of the block calls it (it has barriers). True when the
   // block must stop now; a switched-out block then saves its values with save() and returns.
@@ -40,7 +47,8 @@ struct ExecContext {
     return *stop_flag != 0;
   }
   __device__ void save(int slot, float v) const {
-    if (kind == static_cast<int>(EntryKind::Switch) && values) values[threadIdx.x * values_per_thread + slot] = v;
+    if (kind == static_cast<int>(EntryKind::Switch) && values && active())
+      values[threadIdx.x * values_per_thread + slot] = v;
   }
   __device__ void mark_not_idempotent() const {}
 };
@@ -156,7 +164,8 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
     float* values =
         q.saved_values ? q.saved_values + static_cast<std::size_t>(block) * q.threads * q.values_per_thread : nullptr;
     if constexpr (Stops) {
-      const ExecContext ctx{block, s_resume, values, q.values_per_thread, s_stop_at, s_kind, &s_stop, &s_step};
+      const ExecContext ctx{block,  s_resume, values,  q.values_per_thread, s_stop_at,
+                            s_kind, &s_stop,  &s_step, blockDim.x};
       Body::block(args, ctx);
     } else {
       Body::block(args, BlockContext{block, nullptr});

@@ -43,7 +43,9 @@ T* device_zeros(std::size_t count, std::vector<void*>& owned) {
   return d;
 }
 
-PieceOutcome piece_outcome(ExecOutcome o) {
+}  // namespace
+
+PieceOutcome executed_outcome(ExecOutcome o) {
   switch (o) {
     case ExecOutcome::Flushed:
       return PieceOutcome::Flushed;
@@ -60,7 +62,17 @@ PieceOutcome piece_outcome(ExecOutcome o) {
   }
 }
 
-}  // namespace
+
+void set_executed_pieces(ExecutionResult& result, std::vector<std::pair<BlockPiece, std::size_t>> executed) {
+  std::sort(executed.begin(), executed.end(), [](const auto& x, const auto& y) {
+    const BlockPiece &a = x.first, &b = y.first;
+    return std::tie(a.end, a.sm, a.launch, a.block) < std::tie(b.end, b.sm, b.launch, b.block);
+  });
+  for (const auto& [p, planned] : executed) {
+    result.schedule.pieces.push_back(p);
+    result.plan_piece.push_back(planned);
+  }
+}
 
 DeviceQueues::DeviceQueues(const LaunchQueues& q, std::int64_t blocks, int threads, int values_per_thread,
                            bool save_space, std::int32_t* shared_next, std::int32_t* shared_workers) {
@@ -373,18 +385,11 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
       p.block = lq.entries[e].block;
       p.gpu = 0;
       p.sm = static_cast<std::int16_t>(r.smid);
-      p.outcome = piece_outcome(outcome);
+      p.outcome = executed_outcome(outcome);
       executed.emplace_back(p, lq.plan_piece[e]);
     }
   }
-  std::sort(executed.begin(), executed.end(), [](const auto& x, const auto& y) {
-    const BlockPiece &a = x.first, &b = y.first;
-    return std::tie(a.end, a.sm, a.launch, a.block) < std::tie(b.end, b.sm, b.launch, b.block);
-  });
-  for (const auto& [p, planned] : executed) {
-    result.schedule.pieces.push_back(p);
-    result.plan_piece.push_back(planned);
-  }
+  set_executed_pieces(result, std::move(executed));
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/schedule.h"
@@ -99,6 +100,12 @@ struct ExecutionResult {
 // CUDA error; ends the process (exit 1) when the execution outlives the watchdog.
 ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLaunch>& launches,
                              const ExecutorOptions& options);
+
+// How an executed piece ended, as a Schedule says it.
+PieceOutcome executed_outcome(ExecOutcome o);
+// Puts the executed pieces (each with the plan's piece it carried out) into result.schedule and result.plan_piece,
+// ordered by end (ties by SM, launch, block).
+void set_executed_pieces(ExecutionResult& result, std::vector<std::pair<BlockPiece, std::size_t>> executed);
 
 // Ends the process at once with a message (exit 1): a kernel that outlived its time limit cannot be stopped, and
 // unwinding (freeing device memory) or the runtime's exit-time teardown would wait for it.

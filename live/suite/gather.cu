@@ -2,29 +2,13 @@
 // table much larger than the L2 cache, so almost every load is an uncoalesced DRAM access.
 #include <vector>
 
+#include "live/suite/gather_body.cuh"
 #include "live/suite/launcher.cuh"
 
 namespace gpusched::live {
 namespace {
 
-constexpr int kPerThread = 16;
-constexpr int kThreads = 256;
-
-struct GatherBody {
-  struct Args {
-    const float* table = nullptr;
-    const unsigned* idx = nullptr;
-    float* out = nullptr;
-  };
-  // No safe point: under the executor it can only be drained.
-  static constexpr int kSwitchValues = -1;
-  template <class Ctx>
-  static __device__ void block(const Args& g, const Ctx& ctx) {
-    const std::size_t base = (static_cast<std::size_t>(ctx.block) * blockDim.x + threadIdx.x) * kPerThread;
-#pragma unroll 4
-    for (int r = 0; r < kPerThread; ++r) g.out[base + r] = 2.0f * g.table[g.idx[base + r]] + 1.0f;
-  }
-};
+using namespace suite_gather;
 
 struct Size {
   int blocks;

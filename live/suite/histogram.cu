@@ -3,35 +3,13 @@
 // notes when that is); after it, running the block again would count its chunk twice.
 #include <vector>
 
+#include "live/suite/histogram_body.cuh"
 #include "live/suite/launcher.cuh"
 
 namespace gpusched::live {
 namespace {
 
-constexpr int kBins = 256;
-constexpr int kPerBlock = 4096;
-
-struct HistogramBody {
-  struct Args {
-    const unsigned* in = nullptr;
-    unsigned* hist = nullptr;
-  };
-  // No safe point: under the executor it can only be drained.
-  static constexpr int kSwitchValues = -1;
-  template <class Ctx>
-  static __device__ void block(const Args& g, const Ctx& ctx) {
-    __shared__ unsigned bins[kBins];
-    for (int i = threadIdx.x; i < kBins; i += blockDim.x) bins[i] = 0;
-    __syncthreads();
-    const std::size_t base = static_cast<std::size_t>(ctx.block) * kPerBlock;
-    for (int i = threadIdx.x; i < kPerBlock; i += blockDim.x) atomicAdd(&bins[g.in[base + i] % kBins], 1u);
-    __syncthreads();
-    ctx.mark_not_idempotent();
-    __syncthreads();
-    for (int i = threadIdx.x; i < kBins; i += blockDim.x)
-      if (bins[i]) atomicAdd(&g.hist[i], bins[i]);
-  }
-};
+using namespace suite_histogram;
 
 int size_blocks(const std::string& size) {
   if (size == "small") return 16;

@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "live/cuda_check.h"
 #include "live/suite/device_clock.cuh"
@@ -24,6 +26,10 @@ struct BlockContext {
   __device__ static constexpr float restore(int, float fresh) { return fresh; }
   __device__ static constexpr bool should_stop(int) { return false; }
   __device__ static constexpr void save(int, float) {}
+  // The block's threads: all of them are the kernel's (the fused worker's blocks may be wider: ExecContext).
+  __device__ static unsigned thread() { return threadIdx.x; }
+  __device__ static unsigned threads() { return blockDim.x; }
+  __device__ static constexpr bool active() { return true; }
 };
 
 }  // namespace gpusched::live
@@ -126,6 +132,14 @@ template <class Body>
 class SuiteKernelBase : public SuiteKernel {
  public:
   int switch_values_per_thread() const override { return Body::kSwitchValues; }
+  BodyArgs fused_args() const override {
+    static_assert(sizeof(typename Body::Args) <= BodyArgs::kBytes, "BodyArgs::kBytes is too small for the body");
+    static_assert(std::is_trivially_copyable_v<typename Body::Args>);
+    BodyArgs a;
+    std::memcpy(a.bytes, &args_, sizeof args_);
+    a.body = static_cast<std::int32_t>(Body::kId);
+    return a;
+  }
   void launch(const LaunchShape& s, int offset, DeviceBlockRecord* records, void* stream) override {
     auto st = static_cast<cudaStream_t>(stream);
     if (records && stamping_ == Stamping::PerWarp)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "live/executor/exec_types.h"
+#include "live/executor/fused_types.h"
 
 namespace gpusched::live {
 
@@ -100,6 +101,9 @@ class SuiteKernel {
   // How a block can be stopped under the executor: -1, it has no safe point (it can only be drained); otherwise
   // it can be flushed and switched out at safe points, saving this many floats per thread.
   virtual int switch_values_per_thread() const = 0;
+  // The body the fused worker runs for this kernel (live/executor/fused_worker.cu) with the current size's
+  // arguments; `threads` is left to the caller.
+  virtual BodyArgs fused_args() const = 0;
   virtual KernelAttributes attributes() const = 0;
   // Blocks per SM the hardware allows at this block size and dynamic shared memory
   // (cudaOccupancyMaxActiveBlocksPerMultiprocessor).

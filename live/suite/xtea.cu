@@ -1,43 +1,13 @@
 // Integer-heavy cipher (Kernelet's TEA): every thread encrypts four 64-bit blocks with 32 rounds of XTEA.
 #include <vector>
 
+#include "live/suite/xtea_body.cuh"
 #include "live/suite/launcher.cuh"
 
 namespace gpusched::live {
 namespace {
 
-constexpr int kThreads = 256;
-constexpr int kPerThread = 4;
-
-__host__ __device__ inline void xtea_encrypt(unsigned& v0, unsigned& v1, const unsigned key[4]) {
-  unsigned sum = 0;
-  const unsigned delta = 0x9E3779B9u;
-  for (int i = 0; i < 32; ++i) {
-    v0 += (((v1 << 4) ^ (v1 >> 5)) + v1) ^ (sum + key[sum & 3]);
-    sum += delta;
-    v1 += (((v0 << 4) ^ (v0 >> 5)) + v0) ^ (sum + key[(sum >> 11) & 3]);
-  }
-}
-
-struct XteaBody {
-  struct Args {
-    const unsigned* in = nullptr;
-    unsigned* out = nullptr;
-  };
-  // No safe point: under the executor it can only be drained.
-  static constexpr int kSwitchValues = -1;
-  template <class Ctx>
-  static __device__ void block(const Args& g, const Ctx& ctx) {
-    const unsigned key[4] = {0x01234567u, 0x89abcdefu, 0xfedcba98u, 0x76543210u};
-    const std::size_t base = (static_cast<std::size_t>(ctx.block) * blockDim.x + threadIdx.x) * kPerThread * 2;
-    for (int r = 0; r < kPerThread; ++r) {
-      unsigned v0 = g.in[base + 2 * r], v1 = g.in[base + 2 * r + 1];
-      xtea_encrypt(v0, v1, key);
-      g.out[base + 2 * r] = v0;
-      g.out[base + 2 * r + 1] = v1;
-    }
-  }
-};
+using namespace suite_xtea;
 
 int size_blocks(const std::string& size) {
   if (size == "small") return 16;

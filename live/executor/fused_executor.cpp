@@ -1,0 +1,174 @@
+#include "live/executor/fused_executor.h"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "live/cuda_check.h"
+#include "live/executor/fused_worker.h"
+#include "live/executor/gpu_clock.h"
+
+namespace gpusched::live {
+
+namespace {
+
+// Device allocations freed together, on every path out.
+struct DeviceArena {
+  std::vector<void*> owned;
+  ~DeviceArena() {
+    for (void* p : owned) cudaFree(p);
+  }
+  template <class T>
+  T* copy(const std::vector<T>& host) {
+    T* d = zeros<T>(host.size());
+    if (!host.empty()) GPUSCHED_CUDA(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return d;
+  }
+  template <class T>
+  T* zeros(std::size_t count) {
+    T* d = nullptr;
+    const std::size_t bytes = std::max<std::size_t>(1, count) * sizeof(T);
+    GPUSCHED_CUDA(cudaMalloc(&d, bytes));
+    owned.push_back(d);
+    GPUSCHED_CUDA(cudaMemset(d, 0, bytes));
+    return d;
+  }
+};
+
+}  // namespace
+
+std::string fused_refusal(const std::vector<ExecLaunch>& launches) {
+  for (const auto& l : launches) {
+    const auto body = static_cast<BodyId>(l.kernel->fused_args().body);
+    if (l.threads > kFusedWorkerThreads)
+      return fmt::format("launch '{}' has blocks of {} threads, more than the fused worker's {}", l.id, l.threads,
+                         kFusedWorkerThreads);
+    if (l.threads < kFusedWorkerThreads && !fused_body_runs_narrow(body))
+      return fmt::format("launch '{}' ({}) has blocks of {} threads and its body cannot run on part of a worker of {}",
+                         l.id, l.kernel->name(), l.threads, kFusedWorkerThreads);
+  }
+  return {};
+}
+
+ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<ExecLaunch>& launches,
+                                   const ExecutorOptions& options) {
+  const std::size_t n = launches.size();
+  if (plan.launch_entries.size() != n) throw LiveError("execute_fused_plan: the plan and the launches differ in number");
+  if (const auto why = fused_refusal(launches); !why.empty()) throw LiveError("the fused worker cannot run this: " + why);
+  ExecutionResult result;
+  result.grids.assign(n, 1);
+  result.green_sms.assign(n, 0);
+  const bool stops = plan.stops;
+  const int per_sm = fused_worker_occupancy(stops);
+  if (per_sm < 1) throw LiveError("the fused worker kernel cannot run on this GPU");
+  result.workers_per_sm.assign(n, per_sm);
+  const int most = plan.sm_most.empty() ? 0 : *std::max_element(plan.sm_most.begin(), plan.sm_most.end());
+  if (most > per_sm)
+    result.notes.push_back(fmt::format(
+        "the plan runs up to {} pieces at once on an SM, the fused worker {} (its blocks are {} threads wide): the "
+        "SM's later pieces wait for a worker",
+        most, per_sm, kFusedWorkerThreads));
+
+  DeviceArena arena;
+  std::vector<FusedLaunch> fl(n);
+  std::vector<std::int32_t> preds;
+  std::int64_t blocks = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& l = launches[i];
+    auto& f = fl[i];
+    f.args = l.kernel->fused_args();
+    f.args.threads = l.threads;
+    f.release_ns = l.arrival;
+    f.pred_begin = static_cast<std::int32_t>(preds.size());
+    for (const std::size_t p : l.predecessors) preds.push_back(static_cast<std::int32_t>(p));
+    f.pred_count = static_cast<std::int32_t>(l.predecessors.size());
+    f.block_base = static_cast<std::int32_t>(blocks);
+    blocks += l.blocks;
+    const int values = l.kernel->switch_values_per_thread();
+    f.values_per_thread = std::max(0, values);
+    if (plan.switches[i] && values > 0)
+      f.saved_values = arena.zeros<float>(static_cast<std::size_t>(l.blocks) * static_cast<std::size_t>(l.threads) *
+                                          static_cast<std::size_t>(values));
+    if (stops && values < 0)
+      result.notes.push_back(fmt::format(
+          "kernel {} has no safe point: where a plan flushes, switches out or kills its blocks, they run to their end",
+          l.kernel->name()));
+  }
+  const std::size_t entries = plan.entries.size();
+  FusedView v;
+  v.entries = arena.copy(plan.entries);
+  v.sm_begin = arena.copy(plan.sm_begin);
+  v.sm_next = arena.zeros<std::int32_t>(static_cast<std::size_t>(plan.sm_count));
+  v.sm_done = arena.zeros<std::int32_t>(static_cast<std::size_t>(plan.sm_count));
+  v.launches = arena.copy(fl);
+  v.preds = arena.copy(preds);
+  v.launch_left = arena.copy(plan.launch_entries);
+  v.block_state = arena.zeros<std::int32_t>(static_cast<std::size_t>(blocks));
+  v.saved_step = arena.zeros<std::int32_t>(static_cast<std::size_t>(blocks));
+  v.records = arena.zeros<ExecRecord>(entries);
+  auto* origin = arena.zeros<std::uint64_t>(1);
+  v.origin = origin;
+  v.sm_count = plan.sm_count;
+  v.claims = stops;
+
+  cudaStream_t stream = nullptr;
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  struct StreamGuard {
+    cudaStream_t s;
+    ~StreamGuard() { cudaStreamDestroy(s); }
+  } guard{stream};
+  GPUSCHED_CUDA(cudaDeviceSynchronize());
+  if (!options.inject_fault.empty()) {
+    if (options.inject_fault != "hang" && options.inject_fault != "error")
+      throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
+    launch_fault_kernel(options.inject_fault, stream);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  // The origin, then the workers right behind it: a launch arriving at 0 may start as soon as a worker is placed.
+  stamp_gpu_clock_async(origin, stream);
+  launch_fused_workers(v, per_sm * plan.sm_count, stops, stream);
+  const auto limit = std::chrono::duration<double>(options.timeout_s);
+  for (;;) {
+    const cudaError_t q = cudaStreamQuery(stream);
+    if (q == cudaSuccess) break;
+    if (q != cudaErrorNotReady) cuda_fail(q, "cudaStreamQuery", __FILE__, __LINE__);
+    if (std::chrono::steady_clock::now() - t0 > limit) exit_hung("the execution", options.timeout_s);
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+  }
+  result.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+  std::uint64_t origin_ns = 0;
+  GPUSCHED_CUDA(cudaMemcpy(&origin_ns, origin, sizeof origin_ns, cudaMemcpyDeviceToHost));
+  std::vector<ExecRecord> records(entries);
+  if (entries)
+    GPUSCHED_CUDA(cudaMemcpy(records.data(), v.records, entries * sizeof(ExecRecord), cudaMemcpyDeviceToHost));
+
+  std::vector<std::pair<BlockPiece, std::size_t>> executed;
+  for (std::size_t e = 0; e < entries; ++e) {
+    const auto& r = records[e];
+    const auto& en = plan.entries[e];
+    const auto outcome = static_cast<ExecOutcome>(r.outcome);
+    if (outcome == ExecOutcome::Skipped) {
+      ++result.skipped;
+      continue;
+    }
+    if (outcome == ExecOutcome::None || r.end_ns < r.start_ns || r.start_ns < origin_ns)
+      throw LiveError(fmt::format("launch '{}': entry {} (block {}) has no record after the execution",
+                                  launches[static_cast<std::size_t>(en.launch)].id, e, en.block));
+    BlockPiece p;
+    p.start = static_cast<TimeNs>(r.start_ns - origin_ns);
+    p.end = static_cast<TimeNs>(r.end_ns - origin_ns);
+    p.launch = en.launch;
+    p.block = en.block;
+    p.gpu = 0;
+    p.sm = static_cast<std::int16_t>(r.smid);
+    p.outcome = executed_outcome(outcome);
+    executed.emplace_back(p, plan.plan_piece[e]);
+  }
+  set_executed_pieces(result, std::move(executed));
+  return result;
+}
+
+}  // namespace gpusched::live

@@ -1,0 +1,89 @@
+// The fused worker's plan (live/executor/fused_plan.h), by hand: no GPU.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "live/executor/fused_plan.h"
+
+using namespace gpusched;
+using namespace gpusched::live;
+
+namespace {
+
+BlockPiece piece(TimeNs start, TimeNs end, int launch, int block, int sm, PieceOutcome o = PieceOutcome::Completed) {
+  return {start, end, launch, block, 0, static_cast<std::int16_t>(sm), o};
+}
+
+}  // namespace
+
+// SM 0: A0 [0,10), A1 [0,10), B0 [10,20), A2 [10,25), B1 [12,30); SM 1: B2 [5,8). Launch A is 0, B is 1.
+TEST(FusedPlan, OneQueuePerSmInStartOrderWithThePlansEndedCounts) {
+  Schedule s;
+  s.pieces = {piece(10, 25, 0, 2, 0), piece(0, 10, 0, 0, 0),  piece(12, 30, 1, 1, 0),
+              piece(0, 10, 0, 1, 0),  piece(10, 20, 1, 0, 0), piece(5, 8, 1, 2, 1)};
+  const auto plan = build_fused_plan(s, 2, 2);
+  ASSERT_EQ(plan.sm_begin, (std::vector<std::int32_t>{0, 5, 6}));
+  // Start order on SM 0, ties at 10 by end: A0, A1, B0 (ends 20), A2 (ends 25), B1.
+  const std::vector<std::pair<int, int>> order{{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {1, 2}};
+  for (std::size_t e = 0; e < order.size(); ++e) {
+    EXPECT_EQ(plan.entries[e].launch, order[e].first) << e;
+    EXPECT_EQ(plan.entries[e].block, order[e].second) << e;
+    EXPECT_EQ(s.pieces[plan.plan_piece[e]].launch, order[e].first) << e;
+    EXPECT_EQ(s.pieces[plan.plan_piece[e]].block, order[e].second) << e;
+  }
+  // Ended in the plan when each started: A0 and A1 none; B0 at 10: A0 and A1 (ends 10 <= 10) = 2; A2 at 10: 2;
+  // B1 at 12: still A0 and A1 = 2 (B0 ends at 20). SM 1's B2: 0.
+  EXPECT_EQ(plan.entries[0].need_done, 0);
+  EXPECT_EQ(plan.entries[1].need_done, 0);
+  EXPECT_EQ(plan.entries[2].need_done, 2);
+  EXPECT_EQ(plan.entries[3].need_done, 2);
+  EXPECT_EQ(plan.entries[4].need_done, 2);
+  EXPECT_EQ(plan.entries[5].need_done, 0);
+  // At once on SM 0: A0 A1 (2), then B0 A2 B1 on [12,20) (3); SM 1: 1.
+  EXPECT_EQ(plan.sm_most, (std::vector<std::int32_t>{3, 1}));
+  EXPECT_EQ(plan.launch_entries, (std::vector<std::int32_t>{3, 3}));
+  EXPECT_FALSE(plan.stops);
+}
+
+// A piece of no length is not counted before itself: X [10,10) then Y [10,20) on one SM. X waits for none; Y for X
+// (X's end 10 <= Y's start 10).
+TEST(FusedPlan, APieceOfNoLengthIsNotItsOwnPredecessor) {
+  Schedule s;
+  s.pieces = {piece(10, 20, 0, 1, 0), piece(10, 10, 0, 0, 0, PieceOutcome::Killed)};
+  const auto plan = build_fused_plan(s, 1, 1);
+  ASSERT_EQ(plan.entries.size(), 2u);
+  EXPECT_EQ(plan.entries[0].block, 0);
+  EXPECT_EQ(plan.entries[0].need_done, 0);
+  EXPECT_EQ(plan.entries[0].kind, static_cast<int>(EntryKind::Kill));
+  EXPECT_EQ(plan.entries[1].need_done, 1);
+  EXPECT_TRUE(plan.stops);
+}
+
+// Stopped pieces keep their planned duration as their budget; a switch-out marks its launch as needing saved state.
+// Block 0 of launch 1: [0,8) switched out on SM 0, [8,18) switched in on SM 1.
+TEST(FusedPlan, StoppedPiecesCarryTheirBudgetAndSwitchesAreMarkedPerLaunch) {
+  Schedule s;
+  s.pieces = {piece(0, 8, 1, 0, 0, PieceOutcome::SwitchedOut), piece(8, 18, 1, 0, 1, PieceOutcome::SwitchedIn),
+              piece(0, 30, 0, 0, 1)};
+  const auto plan = build_fused_plan(s, 2, 2);
+  ASSERT_EQ(plan.entries.size(), 3u);
+  EXPECT_EQ(plan.entries[0].kind, static_cast<int>(EntryKind::Switch));
+  EXPECT_EQ(plan.entries[0].budget_ns, 8);
+  // SM 1: launch 0's [0,30) then launch 1's switch-in at 8 (nothing ended there by 8).
+  EXPECT_EQ(plan.entries[1].launch, 0);
+  EXPECT_EQ(plan.entries[2].launch, 1);
+  EXPECT_EQ(plan.entries[2].kind, static_cast<int>(EntryKind::Run));
+  EXPECT_EQ(plan.entries[2].need_done, 0);
+  EXPECT_EQ(plan.switches, (std::vector<bool>{false, true}));
+  EXPECT_TRUE(plan.stops);
+}
+
+TEST(FusedPlan, RefusesPiecesOffTheGpu) {
+  Schedule s;
+  s.pieces = {piece(0, 10, 0, 0, 5)};
+  EXPECT_THROW(build_fused_plan(s, 1, 2), std::invalid_argument);
+  s.pieces = {piece(0, 10, 3, 0, 0)};
+  EXPECT_THROW(build_fused_plan(s, 1, 2), std::invalid_argument);
+  s.pieces = {{0, 10, 0, 0, 1, 0, PieceOutcome::Completed}};
+  EXPECT_THROW(build_fused_plan(s, 1, 2), std::invalid_argument);
+}
