@@ -113,6 +113,12 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   v.origin = origin;
   v.sm_count = plan.sm_count;
   v.claims = stops;
+  v.entries_per_worker = std::max(0, options.entries_per_worker);
+  v.started = arena.zeros<std::int32_t>(1);
+  v.sm_workers = arena.zeros<std::int32_t>(static_cast<std::size_t>(plan.sm_count));
+  // Resident workers, and with workers that leave one more per entries_per_worker entries for the hardware to place
+  // as they leave (plan.h's worker_grid_blocks).
+  const int workers = worker_grid_blocks(per_sm, plan.sm_count, entries, v.entries_per_worker);
 
   cudaStream_t stream = nullptr;
   GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -129,7 +135,7 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   const auto t0 = std::chrono::steady_clock::now();
   // The origin, then the workers right behind it: a launch arriving at 0 may start as soon as a worker is placed.
   stamp_gpu_clock_async(origin, stream);
-  launch_fused_workers(v, per_sm * plan.sm_count, stops, stream);
+  launch_fused_workers(v, workers, stops, stream);
   const auto limit = std::chrono::duration<double>(options.timeout_s);
   for (;;) {
     const cudaError_t q = cudaStreamQuery(stream);

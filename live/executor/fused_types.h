@@ -56,6 +56,12 @@ struct FusedView {
   ExecRecord* records = nullptr;  // one per entry
   const std::uint64_t* origin = nullptr;  // %globaltimer at the execution's origin (a stamp queued before)
   std::uint32_t* worker_sm = nullptr;     // per worker: its SM + 1
+  // Workers leave after this many entries (0: when their SM's queue is empty) while the grid still has workers
+  // waiting to be placed, which the hardware places where they left: a piece then starts in a young worker, as a
+  // block of a launch does, and is not starved by older workers' warps (docs/validation.md, "Fused workers").
+  std::int32_t entries_per_worker = 0;
+  std::int32_t* started = nullptr;  // workers started so far (atomic)
+  std::int32_t* sm_workers = nullptr;  // [sm_count] live workers per SM (atomic): the last one never leaves early
   std::int32_t sm_count = 0;
   std::int32_t claims = 0;  // some block has several pieces (some entry stops): claim blocks
 };

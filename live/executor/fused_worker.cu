@@ -78,86 +78,135 @@ __device__ void run_entry_body(const BodyArgs& a, const Ctx& ctx) {
   }
 }
 
-__device__ inline int volatile_load(const std::int32_t* p) { return *reinterpret_cast<const volatile int*>(p); }
-
-// Counts an entry as ended: for the SM's later entries and the launches that depend on this one. The fence
-// publishes the piece's writes (and saved state) before the counts that let others read them.
-__device__ inline void count_ended(const FusedView& v, unsigned sm, int launch) {
-  __threadfence();
-  atomicAdd(&v.sm_done[sm], 1);
-  atomicSub(&v.launch_left[launch], 1);
+// Counters other workers wait on, read with acquire and counted with release at GPU scope: the release orders the
+// piece's writes (every thread's, through the block barrier before it) before the count, without a full fence on
+// the hand-off's path.
+__device__ inline int load_acquire(const std::int32_t* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ inline void add_release(std::int32_t* p, int v) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-// Takes the SM's next entry and waits until it may start: as many of the SM's earlier pieces ended as in the plan,
-// its launch arrived, its predecessors finished, and (where blocks have several pieces) its block claimed. An entry
-// whose block already ran to its end is recorded as skipped and the next one taken. -1: the queue is empty.
-// Thread 0 only.
-__device__ int take_and_wait(const FusedView& v, unsigned sm, int begin, int count, std::uint64_t origin, int* resume,
-                             int* restored) {
-  for (;;) {
-    const int i = atomicAdd(&v.sm_next[sm], 1);
-    if (i >= count) return -1;
-    const int e = begin + i;
-    const FusedEntry en = v.entries[e];
-    while (volatile_load(&v.sm_done[sm]) < en.need_done) __nanosleep(32);
-    const FusedLaunch& l = v.launches[en.launch];
+// Counts an entry as ended: for the SM's later entries and the launches that depend on this one.
+__device__ inline void count_ended(const FusedView& v, unsigned sm, int launch) {
+  add_release(&v.sm_done[sm], 1);
+  add_release(&v.launch_left[launch], -1);
+}
+
+// An entry taken from the SM's queue, and whether it could start at once when it was taken.
+struct Taken {
+  int e = -1;  // -1: the queue is empty
+  bool ready = false;
+};
+
+// Takes the SM's next entry without waiting. `credit`: pieces about to end that the taker will count before the
+// entry starts (its own). Thread 0 only.
+__device__ Taken take(const FusedView& v, unsigned sm, int begin, int count, std::uint64_t origin, int credit) {
+  Taken t;
+  const int i = atomicAdd(&v.sm_next[sm], 1);
+  if (i >= count) return t;
+  t.e = begin + i;
+  const FusedEntry en = v.entries[t.e];
+  const FusedLaunch& l = v.launches[en.launch];
+  t.ready = load_acquire(&v.sm_done[sm]) + credit >= en.need_done &&
+            globaltimer_ns() >= origin + static_cast<std::uint64_t>(l.release_ns);
+  for (int p = 0; t.ready && p < l.pred_count; ++p) t.ready = load_acquire(&v.launch_left[v.preds[l.pred_begin + p]]) <= 0;
+  return t;
+}
+
+// Waits until a taken entry may start: as many of the SM's earlier pieces ended as in the plan, its launch arrived,
+// its predecessors finished, and (where blocks have several pieces) its block claimed. Returns the entry, or -1
+// when its block had already run to its end (recorded as skipped). Thread 0 only.
+__device__ int wait_and_claim(const FusedView& v, unsigned sm, Taken t, std::uint64_t origin, int* resume,
+                              int* restored) {
+  const FusedEntry en = v.entries[t.e];
+  const FusedLaunch& l = v.launches[en.launch];
+  if (!t.ready) {
+    while (load_acquire(&v.sm_done[sm]) < en.need_done) __nanosleep(32);
     const std::uint64_t release = origin + static_cast<std::uint64_t>(l.release_ns);
     while (globaltimer_ns() < release) __nanosleep(256);
     for (int p = 0; p < l.pred_count; ++p)
-      while (volatile_load(&v.launch_left[v.preds[l.pred_begin + p]]) > 0) __nanosleep(256);
-    __threadfence();  // the predecessors' writes are read after their counts
-    *resume = 0;
-    *restored = 0;
-    if (!v.claims) return e;
-    std::int32_t* state_of = &v.block_state[l.block_base + en.block];
-    int state;
-    for (;;) {
-      state = atomicCAS(state_of, kBlockFresh, kBlockRunning);
-      if (state == kBlockFresh || state == kBlockDone) break;
-      if (state == kBlockSaved && atomicCAS(state_of, kBlockSaved, kBlockRunning) == kBlockSaved) break;
-      __nanosleep(128);
-    }
-    if (state == kBlockDone) {
-      const std::uint64_t now = globaltimer_ns();
-      v.records[e] = ExecRecord{now, now, sm, static_cast<std::uint32_t>(ExecOutcome::Skipped)};
-      count_ended(v, sm, en.launch);
-      continue;
-    }
-    __threadfence();  // a switched-out block's saved values are read after its state
-    *restored = state == kBlockSaved;
-    *resume = *restored ? v.saved_step[l.block_base + en.block] : 0;
-    return e;
+      while (load_acquire(&v.launch_left[v.preds[l.pred_begin + p]]) > 0) __nanosleep(256);
+  }
+  *resume = 0;
+  *restored = 0;
+  if (!v.claims) return t.e;
+  std::int32_t* state_of = &v.block_state[l.block_base + en.block];
+  int state;
+  for (;;) {
+    state = atomicCAS(state_of, kBlockFresh, kBlockRunning);
+    if (state == kBlockFresh || state == kBlockDone) break;
+    if (state == kBlockSaved && atomicCAS(state_of, kBlockSaved, kBlockRunning) == kBlockSaved) break;
+    __nanosleep(128);
+  }
+  if (state == kBlockDone) {
+    const std::uint64_t now = globaltimer_ns();
+    v.records[t.e] = ExecRecord{now, now, sm, static_cast<std::uint32_t>(ExecOutcome::Skipped)};
+    count_ended(v, sm, en.launch);
+    return -1;
+  }
+  __threadfence();  // a switched-out block's saved values are read after its state
+  *restored = state == kBlockSaved;
+  *resume = *restored ? v.saved_step[l.block_base + en.block] : 0;
+  return t.e;
+}
+
+// The next entry that may start, taken now (`first`, when given, was taken earlier). -1: the queue is empty.
+__device__ int next_entry(const FusedView& v, unsigned sm, int begin, int count, std::uint64_t origin, Taken first,
+                          int* resume, int* restored) {
+  for (Taken t = first;; t = take(v, sm, begin, count, origin, 0)) {
+    if (t.e < 0) return -1;
+    const int e = wait_and_claim(v, sm, t, origin, resume, restored);
+    if (e >= 0) return e;
   }
 }
 
 template <bool Stops>
 __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_kernel(FusedView v) {
-  __shared__ int s_entry, s_resume, s_restored, s_kind, s_stop, s_step;
+  __shared__ int s_entry, s_resume, s_restored, s_kind, s_stop, s_step, s_left;
   __shared__ unsigned long long s_start, s_stop_at;
   const unsigned sm = sm_id();
-  if (threadIdx.x == 0 && v.worker_sm) v.worker_sm[blockIdx.x] = sm + 1;
+  if (threadIdx.x == 0) {
+    if (v.worker_sm) v.worker_sm[blockIdx.x] = sm + 1;
+    atomicAdd(v.started, 1);
+  }
   if (sm >= static_cast<unsigned>(v.sm_count)) return;  // the same for every thread of the worker
+  if (threadIdx.x == 0) atomicAdd(&v.sm_workers[sm], 1);
   const int begin = v.sm_begin[sm], count = v.sm_begin[sm + 1] - begin;
   const std::uint64_t origin = *v.origin;
-  for (;;) {
-    if (threadIdx.x == 0) {
-      int resume = 0, restored = 0;
-      const int e = take_and_wait(v, sm, begin, count, origin, &resume, &restored);
-      s_entry = e;
-      s_resume = resume;
-      s_restored = restored;
-      s_stop = 0;
-      s_start = globaltimer_ns();
-      if (e >= 0) {
-        const FusedEntry en = v.entries[e];
-        const bool stopped = en.kind != static_cast<int>(EntryKind::Run);
-        s_stop_at = stopped ? s_start + static_cast<unsigned long long>(en.budget_ns) : ~0ull;
-        s_kind = en.kind;
-      }
+  // Thread 0 takes the next entry as soon as its own part of a piece is done, while the worker's other warps finish
+  // theirs: the queue's round trips to L2 are then off the hand-off's path. It waits for nothing there (its own
+  // piece is not counted yet, and another piece may be waiting for that count): waits come after the count.
+  auto publish = [&](int e, int resume, int restored) {
+    s_entry = e;
+    s_resume = resume;
+    s_restored = restored;
+    s_stop = 0;
+    s_start = globaltimer_ns();
+    if (e >= 0) {
+      const FusedEntry en = v.entries[e];
+      const bool stopped = en.kind != static_cast<int>(EntryKind::Run);
+      s_stop_at = stopped ? s_start + static_cast<unsigned long long>(en.budget_ns) : ~0ull;
+      s_kind = en.kind;
     }
-    __syncthreads();
+  };
+  if (threadIdx.x == 0) {
+    s_left = 0;
+    int resume = 0, restored = 0;
+    const int e = next_entry(v, sm, begin, count, origin, take(v, sm, begin, count, origin, 0), &resume, &restored);
+    publish(e, resume, restored);
+  }
+  __syncthreads();
+  for (int taken = 1;; ++taken) {
     const int e = s_entry;
-    if (e < 0) break;
+    if (e < 0) {
+      // A worker that left counted itself out already; one that found its queue empty does so now.
+      if (threadIdx.x == 0 && !s_left) atomicSub(&v.sm_workers[sm], 1);
+      break;
+    }
     const FusedEntry en = v.entries[e];
     const FusedLaunch& l = v.launches[en.launch];
     const unsigned width = static_cast<unsigned>(l.args.threads);
@@ -170,6 +219,20 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
       run_entry_body(l.args, ctx);
     } else {
       run_entry_body(l.args, FusedPlainContext{en.block, width});
+    }
+    Taken next;
+    if (threadIdx.x == 0) {
+      // Past its share of entries a worker leaves while a fresh one is waiting to take its place. The hardware may
+      // place that one on another SM, so the SM's last worker stays: an SM left without workers while its queue
+      // has entries would wait for a placement that may never come once the grid's workers have all started.
+      bool leave = v.entries_per_worker > 0 && taken >= v.entries_per_worker &&
+                   load_acquire(v.started) < static_cast<int>(gridDim.x);
+      if (leave && atomicSub(&v.sm_workers[sm], 1) <= 1) {
+        atomicAdd(&v.sm_workers[sm], 1);
+        leave = false;
+      }
+      s_left = leave;
+      if (!leave) next = take(v, sm, begin, count, origin, 1);
     }
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -198,7 +261,10 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
         atomicExch(&v.block_state[l.block_base + en.block], state);
       }
       count_ended(v, sm, en.launch);
+      int resume = 0, restored = 0;
+      publish(next_entry(v, sm, begin, count, origin, next, &resume, &restored), resume, restored);
     }
+    __syncthreads();
   }
 }
 
