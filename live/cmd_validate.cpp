@@ -209,9 +209,10 @@ int validate_command(const ValidateArgs& a) {
     exec[i].id = l.id;
   }
 
-  if (a.executor == "fused")
-    if (const auto why = fused_refusal(exec); !why.empty())
-      throw std::invalid_argument("--executor fused: the fused worker cannot run this workload: " + why);
+  // The fused worker carries out every plan but time-sharing's by default (auto), where it can run every kernel.
+  const std::string fused_refused = fused_refusal(exec);
+  if (a.executor == "fused" && !fused_refused.empty())
+    throw std::invalid_argument("--executor fused: the fused worker cannot run this workload: " + fused_refused);
 
   // Time-sharing plans swap each launch's state: every launch gets its own instance of its kernel (its own
   // buffers), set up the first time a time-sharing plan is executed.
@@ -284,7 +285,16 @@ int validate_command(const ValidateArgs& a) {
       // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
       // The fused worker runs every launch's pieces from one resident grid (docs/validation.md, "Fused workers").
-      const bool fused = !time_shared && !native && a.executor == "fused";
+      // A plan in which one launch has the GPU to itself stays with the blocks executor, which leaves its placement to
+      // the hardware (plan.h, hardware_placed): nothing for workers to hand off.
+      const bool one_launch = !time_shared && std::count_if(plan.launches.begin(), plan.launches.end(), [](const auto& q) {
+                                                 return !q.entries.empty();
+                                               }) <= 1;
+      const bool fused = !time_shared && !native &&
+                         (a.executor == "fused" || (a.executor == "auto" && fused_refused.empty() && !one_launch));
+      if (!time_shared && !native && !one_launch && a.executor == "auto" && !fused_refused.empty())
+        notes.insert("the per-SM queues of --executor blocks carried out the plans the hardware could not: " +
+                     fused_refused);
       ExecutionResult ex;
       if (fused) {
         ex = execute_fused_plan(build_fused_plan(predicted.schedule, w.launches.size(), gpu.sm_count), exec, eo);
@@ -384,6 +394,9 @@ int validate_command(const ValidateArgs& a) {
       if (ex.skipped)
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
                    ex.skipped);
+      if (fused)
+        fmt::print("  carried out by fused workers: one resident grid, {} per SM, leaving after {} entries\n",
+                   ex.workers_per_sm.empty() ? 0 : ex.workers_per_sm.front(), eo.entries_per_worker);
       if (native)
         fmt::print("  carried out by the hardware's own dispatch ({})\n",
                    policy == "fifo" ? "launched in arrival order" : "stream priorities from the plan");
@@ -478,7 +491,7 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--executor", a->executor,
                   "How a plan is carried out: blocks (the executor's per-SM queues), native (plain launches, the "
                   "hardware's dispatch ordered by stream priorities: plans that order whole launches only), auto "
-                  "(native for fifo, sjf and knapsack, blocks otherwise), fused (one resident grid of workers that run any "
+                  "(native for fifo, sjf and knapsack, fused otherwise), fused (one resident grid of workers that run any "
                   "launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
       ->check(CLI::IsMember({"auto", "blocks", "native", "fused"}));
   cmd->add_option("--max-start-delay-us", a->max_start_delay_us,
