@@ -287,9 +287,8 @@ int validate_command(const ValidateArgs& a) {
       // The fused worker runs every launch's pieces from one resident grid (docs/validation.md, "Fused workers").
       // A plan in which one launch has the GPU to itself stays with the blocks executor, which leaves its placement to
       // the hardware (plan.h, hardware_placed): nothing for workers to hand off.
-      const bool one_launch = !time_shared && std::count_if(plan.launches.begin(), plan.launches.end(), [](const auto& q) {
-                                                 return !q.entries.empty();
-                                               }) <= 1;
+      const bool one_launch = !time_shared && std::count_if(plan.launches.begin(), plan.launches.end(),
+                                                            [](const auto& q) { return !q.entries.empty(); }) <= 1;
       const bool fused = !time_shared && !native &&
                          (a.executor == "fused" || (a.executor == "auto" && fused_refused.empty() && !one_launch));
       if (!time_shared && !native && !one_launch && a.executor == "auto" && !fused_refused.empty())
@@ -488,11 +487,12 @@ void add_validate_command(CLI::App& app, int& result) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--streams-per-launch", a->streams_per_launch, "Worker grids of one launch in flight at once")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--executor", a->executor,
-                  "How a plan is carried out: blocks (the executor's per-SM queues), native (plain launches, the "
-                  "hardware's dispatch ordered by stream priorities: plans that order whole launches only), auto "
-                  "(native for fifo, sjf and knapsack, fused otherwise), fused (one resident grid of workers that run any "
-                  "launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
+  cmd->add_option(
+         "--executor", a->executor,
+         "How a plan is carried out: blocks (the executor's per-SM queues), native (plain launches, the "
+         "hardware's dispatch ordered by stream priorities: plans that order whole launches only), auto "
+         "(native for fifo, sjf and knapsack, fused otherwise), fused (one resident grid of workers that run any "
+         "launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
       ->check(CLI::IsMember({"auto", "blocks", "native", "fused"}));
   cmd->add_option("--max-start-delay-us", a->max_start_delay_us,
                   "Exit 3 when a launch's first block starts later than planned by more than this (us; 0: never; GPU "

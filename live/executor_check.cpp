@@ -67,7 +67,8 @@ std::string check_under_fused(const std::vector<SuiteKernel*>& kernels, int sm_c
     for (int b = 0; b < shape.blocks; ++b) {
       auto& q = per_sm[static_cast<std::size_t>((b + l) % sm_count)];
       if (kind != EntryKind::Run)
-        for (const std::int64_t budget : {0, 500, 1000}) q.push_back({l, b, static_cast<std::int32_t>(kind), 0, budget});
+        for (const std::int64_t budget : {0, 500, 1000})
+          q.push_back({l, b, static_cast<std::int32_t>(kind), 0, budget});
       q.push_back({l, b, static_cast<std::int32_t>(EntryKind::Run), 0, 0});
     }
   }

@@ -94,9 +94,10 @@ int check_command(double timeout_s) {
     }
     for (const EntryKind kind : {EntryKind::Run, EntryKind::Flush, EntryKind::Switch}) {
       ExecutorCheck counts;
-      const auto problem =
-          check_under_fused(kind == EntryKind::Run ? all : stoppable, sms, kind, timeout_s, &counts);
-      const char* how = kind == EntryKind::Run ? "every kernel at once" : kind == EntryKind::Flush ? "flushed" : "switched";
+      const auto problem = check_under_fused(kind == EntryKind::Run ? all : stoppable, sms, kind, timeout_s, &counts);
+      const char* how = kind == EntryKind::Run     ? "every kernel at once"
+                        : kind == EntryKind::Flush ? "flushed"
+                                                   : "switched";
       if (!problem.empty()) {
         fmt::print("fused worker {}: {}\n", how, problem);
         ++failed;

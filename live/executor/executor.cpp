@@ -62,7 +62,6 @@ PieceOutcome executed_outcome(ExecOutcome o) {
   }
 }
 
-
 void set_executed_pieces(ExecutionResult& result, std::vector<std::pair<BlockPiece, std::size_t>> executed) {
   std::sort(executed.begin(), executed.end(), [](const auto& x, const auto& y) {
     const BlockPiece &a = x.first, &b = y.first;

@@ -56,8 +56,10 @@ std::string fused_refusal(const std::vector<ExecLaunch>& launches) {
 ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<ExecLaunch>& launches,
                                    const ExecutorOptions& options) {
   const std::size_t n = launches.size();
-  if (plan.launch_entries.size() != n) throw LiveError("execute_fused_plan: the plan and the launches differ in number");
-  if (const auto why = fused_refusal(launches); !why.empty()) throw LiveError("the fused worker cannot run this: " + why);
+  if (plan.launch_entries.size() != n)
+    throw LiveError("execute_fused_plan: the plan and the launches differ in number");
+  if (const auto why = fused_refusal(launches); !why.empty())
+    throw LiveError("the fused worker cannot run this: " + why);
   ExecutionResult result;
   result.grids.assign(n, 1);
   result.green_sms.assign(n, 0);

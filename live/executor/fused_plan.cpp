@@ -20,9 +20,9 @@ FusedPlan build_fused_plan(const Schedule& plan, std::size_t launches, int sm_co
   out.switches.assign(launches, false);
   for (const auto& p : plan.pieces) {
     if (p.gpu != 0)
-      throw std::invalid_argument(fmt::format(
-          "the plan puts launch {} on GPU {}: the executor drives one GPU (run the workload with one GPU)", p.launch,
-          p.gpu));
+      throw std::invalid_argument(
+          fmt::format("the plan puts launch {} on GPU {}: the executor drives one GPU (run the workload with one GPU)",
+                      p.launch, p.gpu));
     if (p.sm < 0 || p.sm >= sm_count)
       throw std::invalid_argument(
           fmt::format("the plan puts launch {} on SM {}, but the GPU has {} SMs", p.launch, p.sm, sm_count));

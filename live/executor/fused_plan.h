@@ -12,13 +12,13 @@ namespace gpusched::live {
 
 struct FusedPlan {
   int sm_count = 0;
-  std::vector<FusedEntry> entries;       // SM after SM, each SM's in the order the plan started them
-  std::vector<std::int32_t> sm_begin;    // sm_count + 1 offsets into entries
-  std::vector<std::size_t> plan_piece;   // per entry: its piece in the plan's Schedule
-  std::vector<std::int32_t> sm_most;     // per SM: the most pieces the plan ran there at once
+  std::vector<FusedEntry> entries;           // SM after SM, each SM's in the order the plan started them
+  std::vector<std::int32_t> sm_begin;        // sm_count + 1 offsets into entries
+  std::vector<std::size_t> plan_piece;       // per entry: its piece in the plan's Schedule
+  std::vector<std::int32_t> sm_most;         // per SM: the most pieces the plan ran there at once
   std::vector<std::int32_t> launch_entries;  // per launch: its entries (pieces)
-  bool stops = false;                    // some entry is stopped (flush, switch or kill)
-  std::vector<bool> switches;            // per launch: some entry of it is switched out (needs saved state)
+  bool stops = false;                        // some entry is stopped (flush, switch or kill)
+  std::vector<bool> switches;                // per launch: some entry of it is switched out (needs saved state)
 };
 
 // `launches` is the workload's launch count. On each SM the pieces are ordered by planned start (ties by end,

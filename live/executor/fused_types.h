@@ -20,7 +20,7 @@ enum class BodyId : std::int32_t { BlackScholes, Gather, Histogram, Mriq, Sad, S
 struct BodyArgs {
   static constexpr int kBytes = 64;
   alignas(16) unsigned char bytes[kBytes] = {};
-  std::int32_t body = 0;  // BodyId
+  std::int32_t body = 0;     // BodyId
   std::int32_t threads = 0;  // the kernel's threads per block (the worker may be wider)
 };
 
@@ -35,12 +35,12 @@ struct FusedEntry {
 // Per launch, on the GPU.
 struct FusedLaunch {
   BodyArgs args;
-  std::int64_t release_ns = 0;     // planned arrival, from the execution's origin
-  std::int32_t pred_begin = 0;     // its predecessors: preds[pred_begin, pred_begin + pred_count)
+  std::int64_t release_ns = 0;  // planned arrival, from the execution's origin
+  std::int32_t pred_begin = 0;  // its predecessors: preds[pred_begin, pred_begin + pred_count)
   std::int32_t pred_count = 0;
-  std::int32_t block_base = 0;     // its blocks' slots in block_state and saved_step
+  std::int32_t block_base = 0;  // its blocks' slots in block_state and saved_step
   std::int32_t values_per_thread = 0;
-  float* saved_values = nullptr;   // a switched-out block's values (blocks x threads x values_per_thread), or null
+  float* saved_values = nullptr;  // a switched-out block's values (blocks x threads x values_per_thread), or null
 };
 
 struct FusedView {
@@ -53,14 +53,14 @@ struct FusedView {
   std::int32_t* launch_left = nullptr;  // per launch: entries not ended yet
   std::int32_t* block_state = nullptr;  // BlockState per (launch, block)
   std::int32_t* saved_step = nullptr;
-  ExecRecord* records = nullptr;  // one per entry
+  ExecRecord* records = nullptr;          // one per entry
   const std::uint64_t* origin = nullptr;  // %globaltimer at the execution's origin (a stamp queued before)
   std::uint32_t* worker_sm = nullptr;     // per worker: its SM + 1
   // Workers leave after this many entries (0: when their SM's queue is empty) while the grid still has workers
   // waiting to be placed, which the hardware places where they left: a piece then starts in a young worker, as a
   // block of a launch does, and is not starved by older workers' warps (docs/validation.md, "Fused workers").
   std::int32_t entries_per_worker = 0;
-  std::int32_t* started = nullptr;  // workers started so far (atomic)
+  std::int32_t* started = nullptr;     // workers started so far (atomic)
   std::int32_t* sm_workers = nullptr;  // [sm_count] live workers per SM (atomic): the last one never leaves early
   std::int32_t sm_count = 0;
   std::int32_t claims = 0;  // some block has several pieces (some entry stops): claim blocks

@@ -113,7 +113,8 @@ __device__ Taken take(const FusedView& v, unsigned sm, int begin, int count, std
   const FusedLaunch& l = v.launches[en.launch];
   t.ready = load_acquire(&v.sm_done[sm]) + credit >= en.need_done &&
             globaltimer_ns() >= origin + static_cast<std::uint64_t>(l.release_ns);
-  for (int p = 0; t.ready && p < l.pred_count; ++p) t.ready = load_acquire(&v.launch_left[v.preds[l.pred_begin + p]]) <= 0;
+  for (int p = 0; t.ready && p < l.pred_count; ++p)
+    t.ready = load_acquire(&v.launch_left[v.preds[l.pred_begin + p]]) <= 0;
   return t;
 }
 
@@ -214,8 +215,8 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
       float* values = l.saved_values ? l.saved_values + static_cast<std::size_t>(en.block) * width *
                                                             static_cast<std::size_t>(l.values_per_thread)
                                      : nullptr;
-      const ExecContext ctx{en.block, s_resume, values, l.values_per_thread, s_stop_at, s_kind, &s_stop, &s_step,
-                            width};
+      const ExecContext ctx{en.block, s_resume, values, l.values_per_thread, s_stop_at, s_kind,
+                            &s_stop,  &s_step,  width};
       run_entry_body(l.args, ctx);
     } else {
       run_entry_body(l.args, FusedPlainContext{en.block, width});
@@ -270,7 +271,9 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
 
 }  // namespace
 
-bool fused_body_runs_narrow(BodyId body) { return body == BodyId::BlackScholes; }
+bool fused_body_runs_narrow(BodyId body) {
+  return body == BodyId::BlackScholes;
+}
 
 int fused_worker_occupancy(bool stops) {
   int n = 0;

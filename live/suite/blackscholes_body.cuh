@@ -49,8 +49,7 @@ struct BlackScholesBody {
     // Consecutive threads take consecutive options in each round (coalesced loads and stores).
     // ctx.threads() is blockDim.x except in the fused worker, whose blocks are wider than this kernel's: there the
     // threads past the kernel's are not active, and only keep the safe points' barriers company.
-    const std::size_t base =
-        static_cast<std::size_t>(ctx.block) * ctx.threads() * kPerThread + ctx.thread();
+    const std::size_t base = static_cast<std::size_t>(ctx.block) * ctx.threads() * kPerThread + ctx.thread();
 #pragma unroll 1
     for (int r = ctx.resume_step(); r < kPerThread; ++r) {
       if (ctx.should_stop(r)) return;  // safe point: rounds before r are written, inputs never are

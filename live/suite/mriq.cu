@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "live/suite/mriq_body.cuh"
 #include "live/suite/launcher.cuh"
+#include "live/suite/mriq_body.cuh"
 
 namespace gpusched::live {
 namespace {

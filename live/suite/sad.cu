@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "live/suite/sad_body.cuh"
 #include "live/suite/launcher.cuh"
+#include "live/suite/sad_body.cuh"
 
 namespace gpusched::live {
 namespace {

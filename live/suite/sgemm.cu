@@ -2,8 +2,8 @@
 #include <cmath>
 #include <vector>
 
-#include "live/suite/sgemm_body.cuh"
 #include "live/suite/launcher.cuh"
+#include "live/suite/sgemm_body.cuh"
 
 namespace gpusched::live {
 namespace {

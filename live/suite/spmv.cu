@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "live/suite/spmv_body.cuh"
 #include "live/suite/launcher.cuh"
+#include "live/suite/spmv_body.cuh"
 
 namespace gpusched::live {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "live/suite/stencil_body.cuh"
 #include "live/suite/launcher.cuh"
+#include "live/suite/stencil_body.cuh"
 
 namespace gpusched::live {
 namespace {

@@ -1,8 +1,8 @@
 // Integer-heavy cipher (Kernelet's TEA): every thread encrypts four 64-bit blocks with 32 rounds of XTEA.
 #include <vector>
 
-#include "live/suite/xtea_body.cuh"
 #include "live/suite/launcher.cuh"
+#include "live/suite/xtea_body.cuh"
 
 namespace gpusched::live {
 namespace {
