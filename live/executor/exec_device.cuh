@@ -53,6 +53,37 @@ struct ExecContext {
   __device__ void mark_not_idempotent() const {}
 };
 
+// How a piece ended, and the state its block is left in: stopped at a safe point (switched out, flushed or killed,
+// by the entry's `kind`), resumed from a saved state, asked to stop but without a safe point left (`asked`: drained),
+// or completed.
+__device__ inline ExecOutcome piece_outcome(bool stopped, int kind, bool restored, bool asked, int* state) {
+  *state = kBlockDone;
+  if (stopped) {
+    if (kind == static_cast<int>(EntryKind::Switch)) {
+      *state = kBlockSaved;
+      return ExecOutcome::SwitchedOut;
+    }
+    if (kind == static_cast<int>(EntryKind::Flush)) {
+      *state = kBlockFresh;
+      return ExecOutcome::Flushed;
+    }
+    return ExecOutcome::Killed;
+  }
+  if (restored) return ExecOutcome::SwitchedIn;
+  return asked ? ExecOutcome::Drained : ExecOutcome::Completed;
+}
+
+// Claims a block for a piece: fresh or saved becomes running; a block another worker is running is waited for.
+// Returns the state it was found in (kBlockDone: it already ran to its end, nothing claimed).
+__device__ inline int claim_block(std::int32_t* state_of) {
+  for (;;) {
+    const int state = atomicCAS(state_of, kBlockFresh, kBlockRunning);
+    if (state == kBlockFresh || state == kBlockDone) return state;
+    if (state == kBlockSaved && atomicCAS(state_of, kBlockSaved, kBlockRunning) == kBlockSaved) return state;
+    __nanosleep(256);
+  }
+}
+
 // Takes the next entry of SM `sm`'s queue whose block can run here, claiming the block; returns -1 when the
 // queue is empty, the stop has passed, or the entry's gate is closed and the launch that will open it has no worker
 // on this SM (this worker leaves, making room for one). While that launch has a worker here, the gate is waited
@@ -87,13 +118,7 @@ __device__ inline int take_entry(const ExecQueues& q, unsigned sm, int begin, in
     *restored = 0;
     if (!q.claims) return e;
     const int block = en.block;
-    int state;
-    for (;;) {
-      state = atomicCAS(&q.block_state[block], kBlockFresh, kBlockRunning);
-      if (state == kBlockFresh || state == kBlockDone) break;
-      if (state == kBlockSaved && atomicCAS(&q.block_state[block], kBlockSaved, kBlockRunning) == kBlockSaved) break;
-      __nanosleep(256);
-    }
+    const int state = claim_block(&q.block_state[block]);
     if (state == kBlockDone) {
       const std::uint64_t now = globaltimer_ns();
       q.records[e] = ExecRecord{now, now, sm, static_cast<std::uint32_t>(ExecOutcome::Skipped)};
@@ -173,26 +198,11 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
     __syncthreads();
     if (threadIdx.x == 0) {
       const std::uint64_t end = globaltimer_ns();
-      ExecOutcome outcome;
-      int state = kBlockDone;
-      if (s_stop) {
-        if (s_kind == static_cast<int>(EntryKind::Switch)) {
-          outcome = ExecOutcome::SwitchedOut;
-          state = kBlockSaved;
-          q.saved_step[block] = s_step;
-        } else if (s_kind == static_cast<int>(EntryKind::Flush)) {
-          outcome = ExecOutcome::Flushed;
-          state = kBlockFresh;
-        } else {
-          outcome = ExecOutcome::Killed;
-        }
-      } else if (s_restored) {
-        outcome = ExecOutcome::SwitchedIn;
-      } else {
-        // Asked to stop (or the workers drained) before it ended, but it had no safe point left: it drained.
-        const bool asked = end >= s_stop_at || end >= q.stop_at_ns;
-        outcome = asked ? ExecOutcome::Drained : ExecOutcome::Completed;
-      }
+      // Asked to stop (or the workers drained) before it ended, but it had no safe point left: it drained.
+      const bool asked = end >= s_stop_at || end >= q.stop_at_ns;
+      int state;
+      const ExecOutcome outcome = piece_outcome(s_stop, s_kind, s_restored, asked, &state);
+      if (outcome == ExecOutcome::SwitchedOut) q.saved_step[block] = s_step;
       q.records[e] = ExecRecord{s_start, end, sm, static_cast<std::uint32_t>(outcome)};
       if (q.claims) {
         __threadfence();  // saved values and step before the state that publishes them

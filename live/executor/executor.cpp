@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "live/cuda_check.h"
+#include "live/executor/device_alloc.h"
 #include "live/executor/green_cover.h"
 
 namespace gpusched::live {
@@ -20,30 +21,6 @@ void exit_hung(const std::string& what, double timeout_s) {
   std::fflush(stderr);
   std::_Exit(1);
 }
-
-namespace {
-
-template <class T>
-T* device_copy(const std::vector<T>& host, std::vector<void*>& owned) {
-  T* d = nullptr;
-  const std::size_t bytes = std::max<std::size_t>(1, host.size()) * sizeof(T);
-  GPUSCHED_CUDA(cudaMalloc(&d, bytes));
-  owned.push_back(d);
-  if (!host.empty()) GPUSCHED_CUDA(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-
-template <class T>
-T* device_zeros(std::size_t count, std::vector<void*>& owned) {
-  T* d = nullptr;
-  const std::size_t bytes = std::max<std::size_t>(1, count) * sizeof(T);
-  GPUSCHED_CUDA(cudaMalloc(&d, bytes));
-  owned.push_back(d);
-  GPUSCHED_CUDA(cudaMemset(d, 0, bytes));
-  return d;
-}
-
-}  // namespace
 
 PieceOutcome executed_outcome(ExecOutcome o) {
   switch (o) {

@@ -8,37 +8,11 @@
 #include <thread>
 
 #include "live/cuda_check.h"
+#include "live/executor/device_alloc.h"
 #include "live/executor/fused_worker.h"
 #include "live/executor/gpu_clock.h"
 
 namespace gpusched::live {
-
-namespace {
-
-// Device allocations freed together, on every path out.
-struct DeviceArena {
-  std::vector<void*> owned;
-  ~DeviceArena() {
-    for (void* p : owned) cudaFree(p);
-  }
-  template <class T>
-  T* copy(const std::vector<T>& host) {
-    T* d = zeros<T>(host.size());
-    if (!host.empty()) GPUSCHED_CUDA(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-    return d;
-  }
-  template <class T>
-  T* zeros(std::size_t count) {
-    T* d = nullptr;
-    const std::size_t bytes = std::max<std::size_t>(1, count) * sizeof(T);
-    GPUSCHED_CUDA(cudaMalloc(&d, bytes));
-    owned.push_back(d);
-    GPUSCHED_CUDA(cudaMemset(d, 0, bytes));
-    return d;
-  }
-};
-
-}  // namespace
 
 std::string fused_refusal(const std::vector<ExecLaunch>& launches) {
   for (const auto& l : launches) {

@@ -1,7 +1,5 @@
 #include "live/executor/fused_plan.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <functional>
 #include <numeric>
@@ -18,18 +16,7 @@ FusedPlan build_fused_plan(const Schedule& plan, std::size_t launches, int sm_co
   out.sm_count = sm_count;
   out.launch_entries.assign(launches, 0);
   out.switches.assign(launches, false);
-  for (const auto& p : plan.pieces) {
-    if (p.gpu != 0)
-      throw std::invalid_argument(
-          fmt::format("the plan puts launch {} on GPU {}: the executor drives one GPU (run the workload with one GPU)",
-                      p.launch, p.gpu));
-    if (p.sm < 0 || p.sm >= sm_count)
-      throw std::invalid_argument(
-          fmt::format("the plan puts launch {} on SM {}, but the GPU has {} SMs", p.launch, p.sm, sm_count));
-    if (p.launch < 0 || static_cast<std::size_t>(p.launch) >= launches)
-      throw std::invalid_argument(
-          fmt::format("the plan has a piece of launch {}, but the workload has {} launches", p.launch, launches));
-  }
+  check_plan_pieces(plan, launches, sm_count);
   std::vector<std::size_t> order(plan.pieces.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -135,14 +135,7 @@ __device__ int wait_and_claim(const FusedView& v, unsigned sm, Taken t, std::uin
   *resume = 0;
   *restored = 0;
   if (!v.claims) return t.e;
-  std::int32_t* state_of = &v.block_state[l.block_base + en.block];
-  int state;
-  for (;;) {
-    state = atomicCAS(state_of, kBlockFresh, kBlockRunning);
-    if (state == kBlockFresh || state == kBlockDone) break;
-    if (state == kBlockSaved && atomicCAS(state_of, kBlockSaved, kBlockRunning) == kBlockSaved) break;
-    __nanosleep(128);
-  }
+  const int state = claim_block(&v.block_state[l.block_base + en.block]);
   if (state == kBlockDone) {
     const std::uint64_t now = globaltimer_ns();
     v.records[t.e] = ExecRecord{now, now, sm, static_cast<std::uint32_t>(ExecOutcome::Skipped)};
@@ -238,24 +231,9 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
     __syncthreads();
     if (threadIdx.x == 0) {
       const std::uint64_t end = globaltimer_ns();
-      ExecOutcome outcome;
-      int state = kBlockDone;
-      if (s_stop) {
-        if (s_kind == static_cast<int>(EntryKind::Switch)) {
-          outcome = ExecOutcome::SwitchedOut;
-          state = kBlockSaved;
-          v.saved_step[l.block_base + en.block] = s_step;
-        } else if (s_kind == static_cast<int>(EntryKind::Flush)) {
-          outcome = ExecOutcome::Flushed;
-          state = kBlockFresh;
-        } else {
-          outcome = ExecOutcome::Killed;
-        }
-      } else if (s_restored) {
-        outcome = ExecOutcome::SwitchedIn;
-      } else {
-        outcome = end >= s_stop_at ? ExecOutcome::Drained : ExecOutcome::Completed;
-      }
+      int state;
+      const ExecOutcome outcome = piece_outcome(s_stop, s_kind, s_restored, end >= s_stop_at, &state);
+      if (outcome == ExecOutcome::SwitchedOut) v.saved_step[l.block_base + en.block] = s_step;
       v.records[e] = ExecRecord{s_start, end, sm, static_cast<std::uint32_t>(outcome)};
       if (v.claims) {
         __threadfence();  // saved values and step before the state that publishes them

@@ -79,13 +79,7 @@ void add_gates(ExecutionPlan& out, const Schedule& plan) {
 
 }  // namespace
 
-ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, int sm_count) {
-  ExecutionPlan out;
-  out.sm_count = sm_count;
-  out.launches.resize(launches);
-  // Pieces by launch, then SM, then start (ties by end, then block: the order a worker takes them).
-  std::vector<std::size_t> order(plan.pieces.size());
-  std::iota(order.begin(), order.end(), 0);
+void check_plan_pieces(const Schedule& plan, std::size_t launches, int sm_count) {
   for (const auto& p : plan.pieces) {
     if (p.gpu != 0)
       throw std::invalid_argument(
@@ -98,6 +92,16 @@ ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, i
       throw std::invalid_argument(
           fmt::format("the plan has a piece of launch {}, but the workload has {} launches", p.launch, launches));
   }
+}
+
+ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, int sm_count) {
+  ExecutionPlan out;
+  out.sm_count = sm_count;
+  out.launches.resize(launches);
+  // Pieces by launch, then SM, then start (ties by end, then block: the order a worker takes them).
+  std::vector<std::size_t> order(plan.pieces.size());
+  std::iota(order.begin(), order.end(), 0);
+  check_plan_pieces(plan, launches, sm_count);
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const auto& x = plan.pieces[a];
     const auto& y = plan.pieces[b];

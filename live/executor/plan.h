@@ -30,6 +30,10 @@ struct ExecutionPlan {
   std::vector<LaunchQueues> launches;  // by workload launch index
 };
 
+// Throws std::invalid_argument when a piece is on a GPU other than the first (the executors drive one GPU), on an SM
+// the GPU does not have, or of a launch the workload does not have.
+void check_plan_pieces(const Schedule& plan, std::size_t launches, int sm_count);
+
 // `launches` is the workload's launch count. Throws std::invalid_argument when a piece is on a GPU other than
 // the first (the executor drives one GPU) or on an SM the GPU does not have.
 ExecutionPlan build_execution_plan(const Schedule& plan, std::size_t launches, int sm_count);
