@@ -35,6 +35,7 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
   for (int i = 0; i < total; ++i) {
     sms_[static_cast<std::size_t>(i)].gpu = i / per_gpu;
     sms_[static_cast<std::size_t>(i)].index = i % per_gpu;
+    sms_[static_cast<std::size_t>(i)].residents.reserve(static_cast<std::size_t>(std::max(config_.gpu.max_blocks_per_sm, 0)));
   }
   freed_mark_.assign(static_cast<std::size_t>(total), 0);
   dispatch_ps_ = static_cast<std::int64_t>(std::llround(config_.gpu.block_dispatch_ns * 1000.0));
@@ -97,7 +98,12 @@ void Engine::run(Policy& policy) {
   while (!heap_.empty()) {
     now_ = heap_.top().time;
     do {
-      apply(heap_.pop());
+      const QueuedEvent ev = heap_.pop();
+      // The next block end's slot is a cache miss away (slots are touched once per block life): start the
+      // load now, while this event is applied.
+      if (const QueuedEvent* next = heap_.soon(); next && static_cast<std::uint32_t>(next->key) < slots_.size())
+        __builtin_prefetch(&slots_[static_cast<std::uint32_t>(next->key)]);
+      apply(ev);
       ++stats_.events;
     } while (heap_.has_current());
     // Actions may free resources at once (flush, drain of an empty SM): those events go to the policy in
@@ -216,9 +222,9 @@ void Engine::check_drained(int sm) {
 }
 
 std::int32_t Engine::alloc_slot() {
-  if (!free_slots_.empty()) {
-    const auto s = free_slots_.back();
-    free_slots_.pop_back();
+  if (free_slot_ >= 0) {
+    const auto s = free_slot_;
+    free_slot_ = slots_[static_cast<std::size_t>(s)].link;
     return s;
   }
   slots_.emplace_back();
@@ -238,7 +244,9 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
                   static_cast<std::int16_t>(b.sm % per_gpu), outcome});
   take(sm, launch.footprint, -1);
   auto& res = sm.residents;  // unordered: swap the slot with the last one
-  *std::find(res.begin(), res.end(), slot) = res.back();
+  const std::int32_t moved = res.back();
+  res[static_cast<std::size_t>(b.link)] = moved;
+  slots_[static_cast<std::size_t>(moved)].link = b.link;
   res.pop_back();
   --launch.resident;
   --launch.resident_per_sm[static_cast<std::size_t>(b.sm)];
@@ -246,7 +254,8 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   const TimeNs piece_start = b.start;
   const std::int32_t l = b.launch, block = b.block;
   b.state = BlockState::Free;
-  free_slots_.push_back(slot);
+  b.link = free_slot_;
+  free_slot_ = slot;
   mark_freed(sm_id);
 
   switch (outcome) {
@@ -375,6 +384,7 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
     b.start = start;
     ++b.generation;
     take(s, launch.footprint, +1);
+    b.link = static_cast<std::int32_t>(s.residents.size());
     s.residents.push_back(slot);
     ++launch.resident;
     ++launch.resident_per_sm[static_cast<std::size_t>(sm)];

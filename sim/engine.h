@@ -153,6 +153,9 @@ struct ResidentBlock {
   BlockState state = BlockState::Free;
   bool resumed = false;
   std::uint32_t generation = 0;  // invalidates events of a slot that was reused (30 bits used)
+  // Where the slot is in its SM's `residents` (removing it swaps the last one in, without a search); for a
+  // free slot, the next free slot (-1: none).
+  std::int32_t link = -1;
   TimeNs start = 0;       // piece start
   TimeNs end = 0;         // when it completes if left alone (for Saving: when saving ends)
   TimeNs done_before = 0; // work done in earlier pieces
@@ -314,7 +317,7 @@ class Engine {
   std::vector<ResidentBlock> slots_;
   mutable std::vector<CoRunner> co_runner_scratch_;           // block_duration's co-runners (markov model)
   mutable std::vector<std::int32_t> co_runner_owner_scratch_;
-  std::vector<std::int32_t> free_slots_;
+  std::int32_t free_slot_ = -1;  // first free slot, the rest linked through ResidentBlock::link
   RadixEventQueue<QueuedEvent> heap_;
   std::vector<std::int64_t> timer_tags_;
   TimeNs now_ = 0;

@@ -1,9 +1,17 @@
-// The engine's event queue. Simulated time never goes backwards, so a radix heap (Ahuja, Mehlhorn, Orlin
-// and Tarjan) fits: an event goes into the bucket of the highest bit in which its time differs from the
-// last time popped; a pop only redistributes the lowest non-empty bucket. Events of the current time sit
-// in bucket 0, a small binary heap ordered by key, so the pop order is exactly (time, key), the same
-// total order a binary heap gives; it just costs less (tests/bench compares it with a bare
-// std::priority_queue; docs/performance.md has the figures). A binary heap version is kept for tests.
+// The engine's event queue. Simulated time never goes backwards, so a monotone integer priority queue
+// fits. This one is a radix heap with 256-way digits (a multi-level bucket structure, Denardo and Fox;
+// Ahuja, Mehlhorn, Orlin and Tarjan's radix heap with base 256): the queue keeps a base time (the time
+// last popped); an event goes to level L, bucket d, where L is the highest byte in which its time differs
+// from the base and d that byte of its time. Level 0's buckets therefore each hold one exact time. A pop
+// takes the lowest non-empty level-0 bucket; when level 0 is empty it moves the base to the start of the
+// lowest non-empty bucket of the lowest non-empty level and spreads that bucket's events over the levels
+// below. An event is moved at most once per level it descends: a block end a few microseconds ahead
+// (13-14 bits) is written twice (level 1, then level 0), where the binary radix heap it replaced moved it
+// once per bit (docs/performance.md). Bitmaps find the lowest non-empty bucket without scanning.
+//
+// Events of the current time are a small binary heap ordered by key, so the pop order is exactly
+// (time, key), the total order a binary heap on (time, key) gives (tests/unit/test_event_queue.cpp
+// checks it against std::priority_queue).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -11,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace gpusched::sim {
@@ -23,15 +32,15 @@ class RadixEventQueue {
   std::size_t size() const { return size_; }
 
   void push(const T& item) {
-    if (item.time < last_) throw std::logic_error("event queue: an event earlier than the current time");
-    const std::size_t b = bucket_of(item.time);
-    if (b == 0) {
+    if (item.time < base_) throw std::logic_error("event queue: an event earlier than the current time");
+    ++size_;
+    const auto diff = static_cast<std::uint64_t>(item.time ^ base_);
+    if (diff == 0 && current_) {
       now_.push_back(item);
       std::push_heap(now_.begin(), now_.end(), KeyAfter{});
-    } else {
-      buckets_[b].push_back(item);
+      return;
     }
-    ++size_;
+    put(item, diff);
   }
 
   // True while events of the current time (the last one popped) remain: lets the engine drain a batch
@@ -41,12 +50,20 @@ class RadixEventQueue {
   // The earliest event (smallest key among the earliest); the queue must not be empty. It may advance
   // the base time to that event's time: call it only once nothing earlier will be pushed.
   const T& top() {
-    if (now_.empty()) refill();
+    if (now_.empty()) advance();
     return now_.front();
   }
 
+  // An event that will be popped soon (of the current time, else of the next time already sorted to the
+  // lowest level), or nullptr: lets the engine prefetch what it will touch for it. Changes nothing.
+  const T* soon() const {
+    if (!now_.empty()) return &now_.front();
+    if (!(levels_ & 1u)) return nullptr;
+    return &buckets_[lowest(0)].front();
+  }
+
   T pop() {
-    if (now_.empty()) refill();
+    if (now_.empty()) advance();
     std::pop_heap(now_.begin(), now_.end(), KeyAfter{});
     const T out = now_.back();
     now_.pop_back();
@@ -55,36 +72,68 @@ class RadixEventQueue {
   }
 
  private:
+  static constexpr int kLevels = 8;  // 8 digits of 8 bits cover every non-negative int64 time
+  static constexpr int kBuckets = 256;
+
   struct KeyAfter {
     bool operator()(const T& a, const T& b) const { return a.key > b.key; }
   };
-  std::size_t bucket_of(std::int64_t time) const {
-    const auto diff = static_cast<std::uint64_t>(time) ^ static_cast<std::uint64_t>(last_);
-    return diff == 0 ? 0 : static_cast<std::size_t>(64 - std::countl_zero(diff));
-  }
-  void refill() {
-    // size_ > 0, so some bucket holds an event; the lowest occupied one holds the earliest.
-    std::size_t b = 1;
-    while (buckets_[b].empty()) ++b;
-    auto& from = buckets_[b];
-    std::int64_t least = from.front().time;
-    for (const auto& e : from) least = std::min(least, e.time);
-    last_ = least;
-    for (const auto& e : from) {
-      const std::size_t to = bucket_of(e.time);  // always below b
-      if (to == 0) now_.push_back(e);
-      else buckets_[to].push_back(e);
-    }
-    from.clear();
-    std::make_heap(now_.begin(), now_.end(), KeyAfter{});
+
+  void put(const T& item, std::uint64_t diff) {
+    // diff != 0 here unless the current bucket was just emptied into now_ (then level 0 holds it again).
+    const int level = diff == 0 ? 0 : (63 - std::countl_zero(diff)) >> 3;
+    const auto digit = static_cast<unsigned>(static_cast<std::uint64_t>(item.time) >> (8 * level)) & 0xFFu;
+    buckets_[static_cast<std::size_t>(level * kBuckets) + digit].push_back(item);
+    bits_[static_cast<std::size_t>(level)][digit >> 6] |= std::uint64_t{1} << (digit & 63);
+    levels_ |= 1u << level;
   }
 
-  std::int64_t last_ = 0;
+  // Lowest non-empty bucket of a level (the level must have one).
+  unsigned lowest(int level) const {
+    const auto& w = bits_[static_cast<std::size_t>(level)];
+    for (unsigned i = 0;; ++i)
+      if (w[i]) return (i << 6) + static_cast<unsigned>(std::countr_zero(w[i]));
+  }
+
+  void clear_bit(int level, unsigned digit) {
+    auto& w = bits_[static_cast<std::size_t>(level)];
+    w[digit >> 6] &= ~(std::uint64_t{1} << (digit & 63));
+    if (!(w[0] | w[1] | w[2] | w[3])) levels_ &= ~(1u << level);
+  }
+
+  // Makes the earliest time's events the current heap; size_ > 0 and now_ is empty.
+  void advance() {
+    for (;;) {
+      const int level = std::countr_zero(levels_);
+      const unsigned digit = lowest(level);
+      auto& from = buckets_[static_cast<std::size_t>(level * kBuckets) + digit];
+      clear_bit(level, digit);
+      // The base moves to the smallest time the bucket can hold: its digit at this level, zeros below.
+      const int shift = 8 * level;
+      const std::uint64_t above = shift + 8 >= 64 ? 0 : ~((std::uint64_t{1} << (shift + 8)) - 1);
+      base_ = static_cast<std::int64_t>((static_cast<std::uint64_t>(base_) & above) |
+                                        (static_cast<std::uint64_t>(digit) << shift));
+      if (level == 0) {
+        now_.swap(from);  // one exact time: order its events by key
+        if (now_.size() > 1) std::make_heap(now_.begin(), now_.end(), KeyAfter{});
+        current_ = true;
+        return;
+      }
+      // Every event of the bucket differs from the new base below `level` only: spread it over the levels
+      // below (an event at the base itself goes to level 0 as well).
+      current_ = false;
+      for (const auto& e : from) put(e, static_cast<std::uint64_t>(e.time ^ base_));
+      from.clear();
+    }
+  }
+
+  std::int64_t base_ = 0;  // the current time once an event has been popped
+  bool current_ = false;   // now_ holds the events at base_ (pushes at base_ join it)
   std::size_t size_ = 0;
-  std::vector<T> now_;                     // events at time last_, a min-heap on key
-  std::array<std::vector<T>, 65> buckets_;  // bucket i: highest differing bit from last_ is i - 1
-  std::array<std::int64_t, 65> least_{};    // earliest time in each non-empty bucket
-  std::uint64_t occupied_ = 0;              // bit i - 1 set: bucket i is non-empty
+  std::vector<T> now_;  // events at base_, a min-heap on key
+  std::array<std::vector<T>, kLevels * kBuckets> buckets_;
+  std::array<std::array<std::uint64_t, 4>, kLevels> bits_{};  // non-empty buckets per level
+  unsigned levels_ = 0;                                       // bit L: level L has a non-empty bucket
 };
 
 }  // namespace gpusched::sim
