@@ -187,12 +187,12 @@ void Engine::release(std::int32_t l) {
 // ---------------------------------------------------------------------------------------------------
 // Resources and statistics
 
-void Engine::account(SmState& sm) {
+inline void Engine::account(SmState& sm) {
   sm.warp_time += static_cast<double>(sm.warps) * static_cast<double>(now_ - sm.last_change);
   sm.last_change = now_;
 }
 
-void Engine::take(SmState& sm, const BlockFootprint& f, int sign) {
+inline void Engine::take(SmState& sm, const BlockFootprint& f, int sign) {
   account(sm);
   const bool was_idle = sm.blocks == 0;
   sm.threads += sign * f.threads;
@@ -239,9 +239,8 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   auto& b = slots_[static_cast<std::size_t>(slot)];
   auto& launch = launches_[static_cast<std::size_t>(b.launch)];
   auto& sm = sms_[static_cast<std::size_t>(b.sm)];
-  const int per_gpu = config_.gpu.sm_count;
-  emit(BlockPiece{std::min(b.start, end), end, b.launch, b.block, static_cast<std::int16_t>(b.sm / per_gpu),
-                  static_cast<std::int16_t>(b.sm % per_gpu), outcome});
+  emit(BlockPiece{std::min(b.start, end), end, b.launch, b.block, static_cast<std::int16_t>(sm.gpu),
+                  static_cast<std::int16_t>(sm.index), outcome});
   take(sm, launch.footprint, -1);
   auto& res = sm.residents;  // unordered: swap the slot with the last one
   const std::int32_t moved = res.back();
@@ -302,6 +301,33 @@ void Engine::finish_launch(std::int32_t l) {
       else push(at, QArrival, static_cast<std::uint32_t>(s));
     }
   }
+}
+
+namespace {
+// Where recorded_duration takes block `block`'s duration from (the same rule), or nullptr without records.
+const TimeNs* recorded_duration_at(const RecordSet* set, std::int64_t block, std::uint64_t draw_base) {
+  if (!set || set->sorted_durations.empty()) return nullptr;
+  if (block < static_cast<std::int64_t>(set->duration_by_block.size())) {
+    const TimeNs* d = &set->duration_by_block[static_cast<std::size_t>(block)];
+    if (*d >= 0) return d;
+  }
+  const auto i = bounded(splitmix64(draw_base ^ static_cast<std::uint64_t>(block)), set->sorted_durations.size());
+  return &set->sorted_durations[static_cast<std::size_t>(i)];
+}
+}  // namespace
+
+TimeNs Engine::recorded_fresh_duration(LaunchState& l, std::int32_t block) const {
+  const RecordSet* set = l.kernel->primary_records();
+  const TimeNs* at = l.ahead_block == block ? l.ahead : recorded_duration_at(set, block, l.draw_base);
+  if (!at) return recorded_duration(*l.kernel, block, l.draw_base);  // throws: no records
+  const TimeNs d = *at;
+  l.ahead_block = -1;
+  if (block + 1 < l.total_blocks) {
+    l.ahead = recorded_duration_at(set, block + 1, l.draw_base);
+    l.ahead_block = block + 1;
+    __builtin_prefetch(l.ahead);
+  }
+  return d;
 }
 
 TimeNs Engine::block_duration(const LaunchState& l, std::int32_t block, int sm) const {
@@ -401,7 +427,8 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
       b.restore = channel - start;
       b.end = start + b.restore + (b.total - b.done_before);
     } else {
-      if (!launch.flushed.empty()) {
+      const bool fresh = launch.flushed.empty();
+      if (!fresh) {
         b.block = launch.flushed.front();
         launch.flushed.erase(launch.flushed.begin());
       } else {
@@ -410,7 +437,7 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
       b.resumed = false;
       b.done_before = 0;
       b.restore = 0;
-      b.total = block_duration(launch, b.block, sm);
+      b.total = fresh && !config_.durations ? recorded_fresh_duration(launch, b.block) : block_duration(launch, b.block, sm);
       b.end = start + b.total;
     }
     push(b.end, QBlockEnd, static_cast<std::uint32_t>(slot), b.generation);

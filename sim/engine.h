@@ -122,6 +122,10 @@ struct LaunchState {
   TimeNs alone = 0;
   std::uint64_t draw_base = 0;       // seeds the draws of its unrecorded blocks
   std::vector<int> resident_per_sm;  // blocks resident on each SM
+  // Where the next fresh block's recorded duration lies (Engine::recorded_fresh_duration), loaded ahead so
+  // that its cache miss overlaps other work; -1 when nothing is ahead.
+  std::int64_t ahead_block = -1;
+  const TimeNs* ahead = nullptr;
 
   std::int64_t issuable() const {
     return static_cast<std::int64_t>(flushed.size() + suspended.size()) + (dispatch_limit - next_block);
@@ -291,12 +295,15 @@ class Engine {
   void finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end);
   void finish_launch(std::int32_t l);
   void account(SmState& sm);  // integrates statistics up to now_
-  void take(SmState& sm, const BlockFootprint& f, int sign);
+  // Adds (sign +1) or releases (-1) one block's resources on an SM: twice per block, so kept inline.
+  [[gnu::always_inline]] void take(SmState& sm, const BlockFootprint& f, int sign);
   void mark_freed(int sm);
   void check_drained(int sm);
   std::int32_t alloc_slot();
   void emit(const BlockPiece& p);
   TimeNs block_duration(const LaunchState& l, std::int32_t block, int sm) const;
+  // recorded_duration of a fresh block (blocks issue in index order), with the next one's prefetched.
+  TimeNs recorded_fresh_duration(LaunchState& l, std::int32_t block) const;
   [[noreturn]] void refuse(const std::string& what) const;
 
   // Actions.
@@ -409,8 +416,11 @@ inline std::int64_t EngineView::room_for(std::int32_t l, int sm) const {
   // Never more of one kernel than the occupancy calculator allows it alone (register sub-partitions make
   // the per-SM sum rule slightly optimistic for a single kernel).
   const int cap = std::min(launch.residency_cap, launch.residency) - resident_here;
-  const std::int64_t room = std::min(resource_room(l, sm), cap);
-  return std::max<std::int64_t>(0, std::min(room, launch.issuable()));
+  const std::int64_t wanted = std::min<std::int64_t>(cap, launch.issuable());
+  if (wanted <= 0) return 0;
+  // Most calls settle at zero or one block: the resource check for one block is all they need.
+  if (wanted == 1) return resources_fit(l, sm, 1) ? 1 : 0;
+  return std::min<std::int64_t>(resource_room(l, sm), wanted);
 }
 
 inline int EngineView::free_warps(int sm) const {

@@ -59,7 +59,7 @@ class RadixEventQueue {
   const T* soon() const {
     if (!now_.empty()) return &now_.front();
     if (!(levels_ & 1u)) return nullptr;
-    return &buckets_[lowest(0)].front();
+    return &pool_[static_cast<std::size_t>(heads_[lowest(0)])].item;
   }
 
   T pop() {
@@ -74,6 +74,11 @@ class RadixEventQueue {
  private:
   static constexpr int kLevels = 8;  // 8 digits of 8 bits cover every non-negative int64 time
   static constexpr int kBuckets = 256;
+  static constexpr std::array<std::int32_t, kBuckets> filled(std::int32_t v) {
+    std::array<std::int32_t, kBuckets> a{};
+    a.fill(v);
+    return a;
+  }
 
   struct KeyAfter {
     bool operator()(const T& a, const T& b) const { return a.key > b.key; }
@@ -83,7 +88,14 @@ class RadixEventQueue {
     // diff != 0 here unless the current bucket was just emptied into now_ (then level 0 holds it again).
     const int level = diff == 0 ? 0 : (63 - std::countl_zero(diff)) >> 3;
     const auto digit = static_cast<unsigned>(static_cast<std::uint64_t>(item.time) >> (8 * level)) & 0xFFu;
-    buckets_[static_cast<std::size_t>(level * kBuckets) + digit].push_back(item);
+    if (level == 0) {
+      // Level 0 is refilled often and read soon: its events go to one pool, appended in order (the pool
+      // stays in cache), each bucket a list through it.
+      pool_.push_back(Node{item, heads_[digit]});
+      heads_[digit] = static_cast<std::int32_t>(pool_.size() - 1);
+    } else {
+      buckets_[static_cast<std::size_t>(level * kBuckets) + digit].push_back(item);
+    }
     bits_[static_cast<std::size_t>(level)][digit >> 6] |= std::uint64_t{1} << (digit & 63);
     levels_ |= 1u << level;
   }
@@ -106,7 +118,6 @@ class RadixEventQueue {
     for (;;) {
       const int level = std::countr_zero(levels_);
       const unsigned digit = lowest(level);
-      auto& from = buckets_[static_cast<std::size_t>(level * kBuckets) + digit];
       clear_bit(level, digit);
       // The base moves to the smallest time the bucket can hold: its digit at this level, zeros below.
       const int shift = 8 * level;
@@ -114,7 +125,11 @@ class RadixEventQueue {
       base_ = static_cast<std::int64_t>((static_cast<std::uint64_t>(base_) & above) |
                                         (static_cast<std::uint64_t>(digit) << shift));
       if (level == 0) {
-        now_.swap(from);  // one exact time: order its events by key
+        // One exact time: order its events by key.
+        for (std::int32_t i = heads_[digit]; i >= 0; i = pool_[static_cast<std::size_t>(i)].next)
+          now_.push_back(pool_[static_cast<std::size_t>(i)].item);
+        heads_[digit] = -1;
+        if (!(levels_ & 1u)) pool_.clear();  // level 0 is empty: the pool starts again
         if (now_.size() > 1) std::make_heap(now_.begin(), now_.end(), KeyAfter{});
         current_ = true;
         return;
@@ -122,6 +137,7 @@ class RadixEventQueue {
       // Every event of the bucket differs from the new base below `level` only: spread it over the levels
       // below (an event at the base itself goes to level 0 as well).
       current_ = false;
+      auto& from = buckets_[static_cast<std::size_t>(level * kBuckets) + digit];
       for (const auto& e : from) put(e, static_cast<std::uint64_t>(e.time ^ base_));
       from.clear();
     }
@@ -131,7 +147,13 @@ class RadixEventQueue {
   bool current_ = false;   // now_ holds the events at base_ (pushes at base_ join it)
   std::size_t size_ = 0;
   std::vector<T> now_;  // events at base_, a min-heap on key
-  std::array<std::vector<T>, kLevels * kBuckets> buckets_;
+  struct Node {
+    T item;
+    std::int32_t next;  // the bucket's next node in pool_, -1: none
+  };
+  std::vector<Node> pool_;  // level 0's events
+  std::array<std::int32_t, kBuckets> heads_ = filled(-1);  // level 0: first node of each bucket
+  std::array<std::vector<T>, kLevels * kBuckets> buckets_;  // levels 1 and up (level 0's are unused)
   std::array<std::array<std::uint64_t, 4>, kLevels> bits_{};  // non-empty buckets per level
   unsigned levels_ = 0;                                       // bit L: level L has a non-empty bucket
 };
