@@ -50,7 +50,12 @@ class RadixEventQueue {
   // The earliest event (smallest key among the earliest); the queue must not be empty. It may advance
   // the base time to that event's time: call it only once nothing earlier will be pushed.
   const T& top() {
-    if (now_.empty()) advance();
+    if (!now_.empty()) return now_.front();
+    settle();
+    const unsigned digit = lowest(0);
+    const Node& first = pool_[static_cast<std::size_t>(heads_[digit])];
+    if (first.next < 0) return first.item;  // alone at its time: pop takes it from the pool
+    take_bucket(digit);
     return now_.front();
   }
 
@@ -63,7 +68,18 @@ class RadixEventQueue {
   }
 
   T pop() {
-    if (now_.empty()) advance();
+    if (now_.empty()) {
+      settle();
+      const unsigned digit = lowest(0);
+      const Node& first = pool_[static_cast<std::size_t>(heads_[digit])];
+      if (first.next < 0) {  // the usual case: one event at that time, no heap needed
+        const T out = first.item;
+        consume(digit);
+        --size_;
+        return out;
+      }
+      take_bucket(digit);
+    }
     std::pop_heap(now_.begin(), now_.end(), KeyAfter{});
     const T out = now_.back();
     now_.pop_back();
@@ -97,50 +113,60 @@ class RadixEventQueue {
       buckets_[static_cast<std::size_t>(level * kBuckets) + digit].push_back(item);
     }
     bits_[static_cast<std::size_t>(level)][digit >> 6] |= std::uint64_t{1} << (digit & 63);
+    words_[static_cast<std::size_t>(level)] |= 1u << (digit >> 6);
     levels_ |= 1u << level;
   }
 
   // Lowest non-empty bucket of a level (the level must have one).
   unsigned lowest(int level) const {
-    const auto& w = bits_[static_cast<std::size_t>(level)];
-    for (unsigned i = 0;; ++i)
-      if (w[i]) return (i << 6) + static_cast<unsigned>(std::countr_zero(w[i]));
+    const auto i = static_cast<unsigned>(std::countr_zero(words_[static_cast<std::size_t>(level)]));
+    return (i << 6) + static_cast<unsigned>(std::countr_zero(bits_[static_cast<std::size_t>(level)][i]));
   }
 
   void clear_bit(int level, unsigned digit) {
-    auto& w = bits_[static_cast<std::size_t>(level)];
-    w[digit >> 6] &= ~(std::uint64_t{1} << (digit & 63));
-    if (!(w[0] | w[1] | w[2] | w[3])) levels_ &= ~(1u << level);
+    auto& word = bits_[static_cast<std::size_t>(level)][digit >> 6];
+    word &= ~(std::uint64_t{1} << (digit & 63));
+    if (word) return;
+    auto& words = words_[static_cast<std::size_t>(level)];
+    words &= ~(1u << (digit >> 6));
+    if (!words) levels_ &= ~(1u << level);
   }
 
-  // Makes the earliest time's events the current heap; size_ > 0 and now_ is empty.
-  void advance() {
-    for (;;) {
+  // Makes level 0 non-empty (size_ > 0, now_ empty): moves the base to the start of the lowest non-empty
+  // bucket of the lowest non-empty level and spreads that bucket over the levels below, until level 0 has one.
+  void settle() {
+    while (!(levels_ & 1u)) {
       const int level = std::countr_zero(levels_);
       const unsigned digit = lowest(level);
       clear_bit(level, digit);
-      // The base moves to the smallest time the bucket can hold: its digit at this level, zeros below.
+      // The smallest time the bucket can hold: its digit at this level, zeros below. Every event of the
+      // bucket differs from it below `level` only (an event at the base itself goes to level 0).
       const int shift = 8 * level;
       const std::uint64_t above = shift + 8 >= 64 ? 0 : ~((std::uint64_t{1} << (shift + 8)) - 1);
       base_ = static_cast<std::int64_t>((static_cast<std::uint64_t>(base_) & above) |
                                         (static_cast<std::uint64_t>(digit) << shift));
-      if (level == 0) {
-        // One exact time: order its events by key.
-        for (std::int32_t i = heads_[digit]; i >= 0; i = pool_[static_cast<std::size_t>(i)].next)
-          now_.push_back(pool_[static_cast<std::size_t>(i)].item);
-        heads_[digit] = -1;
-        if (!(levels_ & 1u)) pool_.clear();  // level 0 is empty: the pool starts again
-        if (now_.size() > 1) std::make_heap(now_.begin(), now_.end(), KeyAfter{});
-        current_ = true;
-        return;
-      }
-      // Every event of the bucket differs from the new base below `level` only: spread it over the levels
-      // below (an event at the base itself goes to level 0 as well).
       current_ = false;
       auto& from = buckets_[static_cast<std::size_t>(level * kBuckets) + digit];
       for (const auto& e : from) put(e, static_cast<std::uint64_t>(e.time ^ base_));
       from.clear();
     }
+  }
+
+  // Level 0's bucket `digit` (one exact time) becomes the current time; its events leave level 0.
+  void consume(unsigned digit) {
+    clear_bit(0, digit);
+    heads_[digit] = -1;
+    base_ = static_cast<std::int64_t>((static_cast<std::uint64_t>(base_) & ~std::uint64_t{0xFF}) | digit);
+    current_ = true;
+    if (!(levels_ & 1u)) pool_.clear();  // level 0 is empty: the pool starts again
+  }
+
+  // Several events at one time: they become the current heap, ordered by key.
+  void take_bucket(unsigned digit) {
+    for (std::int32_t i = heads_[digit]; i >= 0; i = pool_[static_cast<std::size_t>(i)].next)
+      now_.push_back(pool_[static_cast<std::size_t>(i)].item);
+    consume(digit);
+    std::make_heap(now_.begin(), now_.end(), KeyAfter{});
   }
 
   std::int64_t base_ = 0;  // the current time once an event has been popped
@@ -155,6 +181,7 @@ class RadixEventQueue {
   std::array<std::int32_t, kBuckets> heads_ = filled(-1);  // level 0: first node of each bucket
   std::array<std::vector<T>, kLevels * kBuckets> buckets_;  // levels 1 and up (level 0's are unused)
   std::array<std::array<std::uint64_t, 4>, kLevels> bits_{};  // non-empty buckets per level
+  std::array<unsigned, kLevels> words_{};                     // bit i: bits_[level][i] != 0
   unsigned levels_ = 0;                                       // bit L: level L has a non-empty bucket
 };
 
