@@ -37,6 +37,7 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     sms_[static_cast<std::size_t>(i)].index = i % per_gpu;
     sms_[static_cast<std::size_t>(i)].residents.reserve(static_cast<std::size_t>(std::max(config_.gpu.max_blocks_per_sm, 0)));
   }
+  freed_.reserve(static_cast<std::size_t>(total));
   freed_mark_.assign(static_cast<std::size_t>(total), 0);
   dispatch_ps_ = static_cast<std::int64_t>(std::llround(config_.gpu.block_dispatch_ns * 1000.0));
   dispatcher_free_ps_.assign(static_cast<std::size_t>(config_.gpu_count), 0);

@@ -204,7 +204,7 @@ class KerneletPolicy final : public Policy {
       }
       // Only the freed SMs can have room for a waiting launch. Most-free placement looks at them by id; round
       // robin's cursor counts over every SM, which issue_round_robin_among follows.
-      const auto& fs = v.freed_sms();
+      const auto fs = v.freed_sms();
       const std::int64_t placed = most_free
                                       ? issue_blocks(v, a, l, freed_sorted_, placement_)
                                       : issue_round_robin_among(v, a, l, fs, static_cast<int>(all_.size()), placement_);

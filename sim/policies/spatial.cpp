@@ -32,7 +32,7 @@ class SpatialPolicy final : public Policy {
           v.launch(e.launch).issuable() == 0)
         repartition = true;
     if (repartition) partition(v);
-    const auto& cands = repartition ? all_ : v.freed_sms();
+    const std::span<const std::int32_t> cands = repartition ? std::span<const std::int32_t>(all_) : v.freed_sms();
     for (const std::int32_t sm : cands) {
       const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
       if (o < 0) continue;
