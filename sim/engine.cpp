@@ -225,10 +225,11 @@ void Engine::check_drained(int sm) {
 std::int32_t Engine::alloc_slot() {
   if (free_slot_ >= 0) {
     const auto s = free_slot_;
-    free_slot_ = slots_[static_cast<std::size_t>(s)].link;
+    free_slot_ = slots_[static_cast<std::size_t>(s)].next_free;
     return s;
   }
   slots_.emplace_back();
+  slot_position_.push_back(-1);
   return static_cast<std::int32_t>(slots_.size() - 1);
 }
 
@@ -245,8 +246,9 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   take(sm, launch.footprint, -1);
   auto& res = sm.residents;  // unordered: swap the slot with the last one
   const std::int32_t moved = res.back();
-  res[static_cast<std::size_t>(b.link)] = moved;
-  slots_[static_cast<std::size_t>(moved)].link = b.link;
+  const std::int32_t position = slot_position_[static_cast<std::size_t>(slot)];
+  res[static_cast<std::size_t>(position)] = moved;
+  slot_position_[static_cast<std::size_t>(moved)] = position;
   res.pop_back();
   --launch.resident;
   --launch.resident_per_sm[static_cast<std::size_t>(b.sm)];
@@ -254,7 +256,7 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   const TimeNs piece_start = b.start;
   const std::int32_t l = b.launch, block = b.block;
   b.state = BlockState::Free;
-  b.link = free_slot_;
+  b.next_free = free_slot_;
   free_slot_ = slot;
   mark_freed(sm_id);
 
@@ -411,7 +413,7 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
     b.start = start;
     ++b.generation;
     take(s, launch.footprint, +1);
-    b.link = static_cast<std::int32_t>(s.residents.size());
+    slot_position_[static_cast<std::size_t>(slot)] = static_cast<std::int32_t>(s.residents.size());
     s.residents.push_back(slot);
     ++launch.resident;
     ++launch.resident_per_sm[static_cast<std::size_t>(sm)];
