@@ -189,7 +189,7 @@ void Engine::release(std::int32_t l) {
 // Resources and statistics
 
 inline void Engine::account(SmState& sm) {
-  sm.warp_time += static_cast<double>(sm.warps) * static_cast<double>(now_ - sm.last_change);
+  sm.warp_time += sm.warps * (now_ - sm.last_change);
   sm.last_change = now_;
 }
 

@@ -171,7 +171,7 @@ struct SmState {
   SlotList residents;  // resident block slots (no particular order)
   // Statistics for utilisation and occupancy over time.
   TimeNs busy_since = 0, busy_time = 0, last_change = 0;
-  double warp_time = 0.0;  // integral of resident warps over time (warp-ns)
+  std::int64_t warp_time = 0;  // integral of resident warps over time (warp-ns; exact, where a double sum rounds past 2^53)
 };
 
 enum class BlockState : std::uint8_t { Free, Running, Saving };

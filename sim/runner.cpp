@@ -267,7 +267,7 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
   double busy = 0.0, warp_time = 0.0;
   for (const auto& sm : engine.sms()) {
     busy += static_cast<double>(sm.busy_time);
-    warp_time += sm.warp_time;
+    warp_time += static_cast<double>(sm.warp_time);
   }
   if (m.makespan > 0) {
     const double capacity = static_cast<double>(total_sms) * static_cast<double>(m.makespan);
