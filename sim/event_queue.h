@@ -7,11 +7,13 @@
 // lowest non-empty bucket of the lowest non-empty level and spreads that bucket's events over the levels
 // below. An event is moved at most once per level it descends: a block end a few microseconds ahead
 // (13-14 bits) is written twice (level 1, then level 0), where the binary radix heap it replaced moved it
-// once per bit (docs/performance.md). Bitmaps find the lowest non-empty bucket without scanning.
+// once per bit (docs/performance.md). Bitmaps find the lowest non-empty bucket without scanning; level 0's
+// buckets are lists through one pool that is appended to in order and emptied whenever level 0 is, so it
+// stays in cache (256 separate vectors each missed the cache on a write).
 //
-// Events of the current time are a small binary heap ordered by key, so the pop order is exactly
-// (time, key), the total order a binary heap on (time, key) gives (tests/unit/test_event_queue.cpp
-// checks it against std::priority_queue).
+// An event alone at its time is popped straight from the pool. Several events of one time become a small
+// binary heap ordered by key, so the pop order is exactly (time, key), the total order a binary heap on
+// (time, key) gives (tests/unit/test_event_queue.cpp checks it against std::priority_queue).
 #pragma once
 #include <algorithm>
 #include <array>

@@ -65,6 +65,24 @@ BENCHMARK(BM_EngineFifo1MBlocks)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The same million blocks under other policies (metrics only): what each policy's decisions add to the
+// engine's own cost (docs/performance.md).
+static void BM_EnginePolicy1MBlocks(benchmark::State& state, const char* policy) {
+  const auto& b = bench::million_block_workload();
+  const GpuSpec gpu = *find_gpu_preset("h100");
+  sim::AloneTimeCache alone;
+  sim::RunOptions o;
+  o.policy = policy;
+  o.keep_schedule = false;
+  sim::run_workload(b.workload, gpu, o, alone);  // fills the alone-time cache outside the timing
+  for (auto _ : state) benchmark::DoNotOptimize(sim::run_workload(b.workload, gpu, o, alone).metrics.makespan);
+  state.counters["block_events_per_s"] = benchmark::Counter(
+      static_cast<double>(b.workload.total_blocks()) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(BM_EnginePolicy1MBlocks, sjf, "sjf")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_EnginePolicy1MBlocks, srtf, "srtf")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_EnginePolicy1MBlocks, kernelet, "kernelet")->Unit(benchmark::kMillisecond)->UseRealTime();
+
 static void BM_BarePriorityQueue1M(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(bare_priority_queue_seconds(1'000'064, 132 * 16));
   state.SetItemsProcessed(state.iterations() * 1'000'064);
