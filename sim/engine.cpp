@@ -10,7 +10,9 @@
 
 namespace gpusched::sim {
 
-std::uint64_t draw_base(std::uint64_t seed, std::uint64_t draw_key) { return splitmix64(splitmix64(seed) ^ draw_key); }
+std::uint64_t draw_base(std::uint64_t seed, std::uint64_t draw_key) {
+  return splitmix64(splitmix64(seed) ^ draw_key);
+}
 
 TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t draw_base) {
   const RecordSet* set = k.primary_records();
@@ -35,7 +37,8 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
   for (int i = 0; i < total; ++i) {
     sms_[static_cast<std::size_t>(i)].gpu = i / per_gpu;
     sms_[static_cast<std::size_t>(i)].index = i % per_gpu;
-    sms_[static_cast<std::size_t>(i)].residents.reserve(static_cast<std::size_t>(std::max(config_.gpu.max_blocks_per_sm, 0)));
+    sms_[static_cast<std::size_t>(i)].residents.reserve(
+        static_cast<std::size_t>(std::max(config_.gpu.max_blocks_per_sm, 0)));
   }
   freed_.reserve(static_cast<std::size_t>(total));
   freed_mark_.assign(static_cast<std::size_t>(total), 0);
@@ -55,8 +58,8 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     l.kernel = s.kernel;
     const auto occ = compute_occupancy(config_.gpu, s.kernel->shape());
     if (occ.blocks_per_sm == 0)
-      throw std::invalid_argument(
-          fmt::format("launch '{}': kernel '{}' cannot run on {}: {}", s.id, s.kernel->name, config_.gpu.name, occ.reason));
+      throw std::invalid_argument(fmt::format("launch '{}': kernel '{}' cannot run on {}: {}", s.id, s.kernel->name,
+                                              config_.gpu.name, occ.reason));
     l.footprint = occ.footprint;
     l.residency = occ.blocks_per_sm;
     l.total_blocks = s.kernel->block_count();
@@ -73,7 +76,8 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
   successors_.resize(specs_.size());
   for (std::size_t i = 0; i < specs_.size(); ++i)
     for (std::size_t p : specs_[i].predecessors) {
-      if (p >= specs_.size()) throw std::invalid_argument(fmt::format("launch '{}': unknown predecessor {}", specs_[i].id, p));
+      if (p >= specs_.size())
+        throw std::invalid_argument(fmt::format("launch '{}': unknown predecessor {}", specs_[i].id, p));
       successors_[p].push_back(static_cast<std::int32_t>(i));
     }
 }
@@ -111,7 +115,8 @@ void Engine::run(Policy& policy) {
     // a further call at the same time, until nothing new happens.
     for (int round = 0; !batch_.empty(); ++round) {
       if (round > 1'000'000)
-        throw std::runtime_error(fmt::format("policy '{}' keeps reacting to its own actions at t={} ns", policy_name_, now_));
+        throw std::runtime_error(
+            fmt::format("policy '{}' keeps reacting to its own actions at t={} ns", policy_name_, now_));
       std::swap(delivered_, batch_);
       batch_.count = 0;
       policy.on_events(view, delivered_.view(), actions);
@@ -126,11 +131,12 @@ void Engine::run(Policy& policy) {
     for (const auto& l : launches_) {
       if (l.phase == LaunchPhase::Finished) continue;
       if (shown++ < 5)
-        stuck += fmt::format("{}'{}' ({} of {} blocks done{})", stuck.empty() ? "" : ", ", specs_[static_cast<std::size_t>(l.index)].id,
-                             l.completed, l.total_blocks, l.phase == LaunchPhase::Waiting ? ", never released" : "");
+        stuck += fmt::format("{}'{}' ({} of {} blocks done{})", stuck.empty() ? "" : ", ",
+                             specs_[static_cast<std::size_t>(l.index)].id, l.completed, l.total_blocks,
+                             l.phase == LaunchPhase::Waiting ? ", never released" : "");
     }
-    throw std::runtime_error(fmt::format("policy '{}' left launches unfinished with nothing left to happen at t={} ns: {}",
-                                         policy_name_, now_, stuck));
+    throw std::runtime_error(fmt::format(
+        "policy '{}' left launches unfinished with nothing left to happen at t={} ns: {}", policy_name_, now_, stuck));
   }
 }
 
@@ -144,7 +150,10 @@ void Engine::apply(const QueuedEvent& ev) {
       const auto& b = slots_[static_cast<std::size_t>(slot)];
       if ((b.generation & kGenerationMask) != generation || b.state != BlockState::Running) return;  // preempted
       const bool draining = sms_[static_cast<std::size_t>(b.sm)].draining;
-      finish_block(slot, b.resumed ? PieceOutcome::SwitchedIn : draining ? PieceOutcome::Drained : PieceOutcome::Completed,
+      finish_block(slot,
+                   b.resumed  ? PieceOutcome::SwitchedIn
+                   : draining ? PieceOutcome::Drained
+                              : PieceOutcome::Completed,
                    now_);
       return;
     }
@@ -295,13 +304,15 @@ void Engine::finish_launch(std::int32_t l) {
     // The next launch of a stream starts launch_gap after this one ends; one waiting on it through an event,
     // completion_latency after. Its own launch call still takes launch_latency from its arrival.
     const TimeNs gap = specs_[static_cast<std::size_t>(s)].stream_predecessor == l ? config_.gpu.launch_gap_ns
-                                                                                     : config_.gpu.completion_latency_ns;
+                                                                                   : config_.gpu.completion_latency_ns;
     succ.ready_at = std::max(succ.ready_at, now_ + gap);
     if (--succ.unfinished_predecessors == 0 && succ.phase == LaunchPhase::Waiting) {  // (a killed one stays)
       succ.submitted = std::max(succ.arrival, now_);
       const TimeNs at = std::max(succ.arrival + config_.gpu.launch_latency_ns, succ.ready_at);
-      if (at <= now_) release(s);
-      else push(at, QArrival, static_cast<std::uint32_t>(s));
+      if (at <= now_)
+        release(s);
+      else
+        push(at, QArrival, static_cast<std::uint32_t>(s));
     }
   }
 }
@@ -374,7 +385,8 @@ void Engine::refuse(const std::string& what) const {
 // Actions
 
 void Engine::do_dispatch(std::int32_t l, int sm, std::int64_t count) {
-  if (l < 0 || l >= static_cast<std::int32_t>(launches_.size())) refuse(fmt::format("dispatch of unknown launch {}", l));
+  if (l < 0 || l >= static_cast<std::int32_t>(launches_.size()))
+    refuse(fmt::format("dispatch of unknown launch {}", l));
   if (sm < 0 || sm >= static_cast<int>(sms_.size())) refuse(fmt::format("dispatch to unknown SM {}", sm));
   auto& launch = launches_[static_cast<std::size_t>(l)];
   const auto& id = specs_[static_cast<std::size_t>(l)].id;
@@ -385,14 +397,14 @@ void Engine::do_dispatch(std::int32_t l, int sm, std::int64_t count) {
   EngineView view(*this);
   if (!accepts(launch, sm, count)) {
     const std::int64_t room = view.room_for(l, sm);
-    refuse(fmt::format("dispatch of {} blocks of launch '{}' to SM {}: only {} accepted (issuable {}, resource room "
-                       "{}, cap {}, resident {}{}{})",
-                       count, id, sm, room, launch.issuable(), view.resource_room(l, sm), launch.residency_cap,
-                       launch.resident_per_sm[static_cast<std::size_t>(sm)],
-                       sms_[static_cast<std::size_t>(sm)].draining ? ", SM draining" : "",
-                       launch.gpu >= 0 && launch.gpu != sms_[static_cast<std::size_t>(sm)].gpu && !launch.any_gpu
-                           ? ", other GPU"
-                           : ""));
+    refuse(fmt::format(
+        "dispatch of {} blocks of launch '{}' to SM {}: only {} accepted (issuable {}, resource room "
+        "{}, cap {}, resident {}{}{})",
+        count, id, sm, room, launch.issuable(), view.resource_room(l, sm), launch.residency_cap,
+        launch.resident_per_sm[static_cast<std::size_t>(sm)],
+        sms_[static_cast<std::size_t>(sm)].draining ? ", SM draining" : "",
+        launch.gpu >= 0 && launch.gpu != sms_[static_cast<std::size_t>(sm)].gpu && !launch.any_gpu ? ", other GPU"
+                                                                                                   : ""));
   }
   place_blocks(l, sm, count);
 }
@@ -440,7 +452,8 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
       b.resumed = false;
       b.done_before = 0;
       b.restore = 0;
-      b.total = fresh && !config_.durations ? recorded_fresh_duration(launch, b.block) : block_duration(launch, b.block, sm);
+      b.total =
+          fresh && !config_.durations ? recorded_fresh_duration(launch, b.block) : block_duration(launch, b.block, sm);
       b.end = start + b.total;
     }
     push(b.end, QBlockEnd, static_cast<std::uint32_t>(slot), b.generation);
@@ -533,8 +546,7 @@ void Engine::do_set_phase(std::int32_t l, int gpu, std::optional<PhaseState> sta
     if (o.launch != l || o.gpu != gpu) continue;
     if (state && *state == o.state) return;
     if (now_ > o.since)
-      for (auto* obs : observers_)
-        obs->on_phase(PhaseSpan{o.since, now_, l, static_cast<std::int16_t>(gpu), o.state});
+      for (auto* obs : observers_) obs->on_phase(PhaseSpan{o.since, now_, l, static_cast<std::int16_t>(gpu), o.state});
     open_phases_.erase(open_phases_.begin() + static_cast<std::ptrdiff_t>(i));
     break;
   }
@@ -571,10 +583,13 @@ double EngineView::progress(std::int32_t slot) const {
 // ---------------------------------------------------------------------------------------------------
 // Actions
 
-void Actions::dispatch(std::int32_t l, int sm, std::int64_t count) { e_.do_dispatch(l, sm, count); }
+void Actions::dispatch(std::int32_t l, int sm, std::int64_t count) {
+  e_.do_dispatch(l, sm, count);
+}
 
 std::int64_t Actions::fill(std::int32_t l, int sm, std::int64_t max_count) {
-  if (l < 0 || l >= static_cast<std::int32_t>(e_.launches_.size())) e_.refuse(fmt::format("fill of unknown launch {}", l));
+  if (l < 0 || l >= static_cast<std::int32_t>(e_.launches_.size()))
+    e_.refuse(fmt::format("fill of unknown launch {}", l));
   if (sm < 0 || sm >= static_cast<int>(e_.sms_.size())) e_.refuse(fmt::format("fill of unknown SM {}", sm));
   const std::int64_t n = std::min(EngineView(e_).room_for(l, sm), max_count);
   if (n > 0) e_.place_blocks(l, sm, n);
@@ -595,12 +610,15 @@ void Actions::restrict_to_sms(std::int32_t l, const std::vector<int>& sms) {
   }
 }
 
-void Actions::allow_all_sms(std::int32_t l) { e_.launches_.at(static_cast<std::size_t>(l)).allowed_sms.clear(); }
+void Actions::allow_all_sms(std::int32_t l) {
+  e_.launches_.at(static_cast<std::size_t>(l)).allowed_sms.clear();
+}
 
 void Actions::set_slice_end(std::int32_t l, std::int64_t end) {
   auto& launch = e_.launches_.at(static_cast<std::size_t>(l));
   if (end < launch.next_block || end > launch.total_blocks)
-    e_.refuse(fmt::format("slice end {} for launch {} outside [{}, {}]", end, l, launch.next_block, launch.total_blocks));
+    e_.refuse(
+        fmt::format("slice end {} for launch {} outside [{}, {}]", end, l, launch.next_block, launch.total_blocks));
   launch.dispatch_limit = end;
 }
 
@@ -620,12 +638,21 @@ void Actions::undrain_sm(int sm) {
   e_.drain_requested_[static_cast<std::size_t>(sm)] = -1;
 }
 
-void Actions::flush(std::int32_t slot) { e_.do_flush(slot); }
-void Actions::context_switch(std::int32_t slot) { e_.do_switch(slot); }
-void Actions::kill(std::int32_t l) { e_.do_kill(l); }
-void Actions::set_phase(std::int32_t l, int gpu, std::optional<PhaseState> state) { e_.do_set_phase(l, gpu, state); }
+void Actions::flush(std::int32_t slot) {
+  e_.do_flush(slot);
+}
+void Actions::context_switch(std::int32_t slot) {
+  e_.do_switch(slot);
+}
+void Actions::kill(std::int32_t l) {
+  e_.do_kill(l);
+}
+void Actions::set_phase(std::int32_t l, int gpu, std::optional<PhaseState> state) {
+  e_.do_set_phase(l, gpu, state);
+}
 void Actions::allow_any_gpu(std::int32_t l) {
-  if (l < 0 || l >= static_cast<std::int32_t>(e_.launches_.size())) e_.refuse(fmt::format("allow_any_gpu of unknown launch {}", l));
+  if (l < 0 || l >= static_cast<std::int32_t>(e_.launches_.size()))
+    e_.refuse(fmt::format("allow_any_gpu of unknown launch {}", l));
   e_.launches_[static_cast<std::size_t>(l)].any_gpu = true;
 }
 

@@ -41,10 +41,10 @@ struct LaunchSpec {
   // The predecessor that is the previous launch of the same stream (released launch_gap after it ends; the
   // others completion_latency after), or -1.
   std::int64_t stream_predecessor = -1;
-  std::uint64_t draw_key = 0;             // identifies the launch's random draws (its workload index)
-  TimeNs alone = 0;                       // time alone (oracle), 0 when unknown
-  bool block_coalesced = false;           // see Launch::block_coalesced
-  std::string tenant;                     // "" = a tenant of its own
+  std::uint64_t draw_key = 0;    // identifies the launch's random draws (its workload index)
+  TimeNs alone = 0;              // time alone (oracle), 0 when unknown
+  bool block_coalesced = false;  // see Launch::block_coalesced
+  std::string tenant;            // "" = a tenant of its own
 };
 
 // Costs of the preemption mechanisms (the Chimera issue refines the estimates).
@@ -64,13 +64,13 @@ struct EngineConfig {
 };
 
 enum class EventKind : std::uint8_t {
-  LaunchReleased,   // arrived and its dependencies are done
-  BlockFinished,    // a block (or its last piece) completed
-  LaunchFinished,   // all blocks of a launch completed
-  Timer,            // a timer the policy set
-  SmDrained,        // an SM being drained has no resident blocks left
-  BlockSaved,       // a context switch finished saving a block; its resources are free
-  BlockFlushed,     // a block was flushed; its resources are free
+  LaunchReleased,  // arrived and its dependencies are done
+  BlockFinished,   // a block (or its last piece) completed
+  LaunchFinished,  // all blocks of a launch completed
+  Timer,           // a timer the policy set
+  SmDrained,       // an SM being drained has no resident blocks left
+  BlockSaved,      // a context switch finished saving a block; its resources are free
+  BlockFlushed,    // a block was flushed; its resources are free
 };
 
 struct EngineEvent {
@@ -98,26 +98,26 @@ struct LaunchState {
   BlockFootprint footprint;
   int residency = 0;  // occupancy limit of its kernel on the GPU (blocks per SM)
   std::int64_t total_blocks = 0;
-  std::int64_t next_block = 0;      // next never-issued block
-  std::int64_t dispatch_limit = 0;  // slice end: fresh blocks below this index may issue
-  std::vector<std::int32_t> flushed;        // flushed blocks, issued first (from their start)
-  std::vector<SuspendedBlock> suspended;    // switched-out blocks, issued first (resumed)
+  std::int64_t next_block = 0;            // next never-issued block
+  std::int64_t dispatch_limit = 0;        // slice end: fresh blocks below this index may issue
+  std::vector<std::int32_t> flushed;      // flushed blocks, issued first (from their start)
+  std::vector<SuspendedBlock> suspended;  // switched-out blocks, issued first (resumed)
   std::int64_t resident = 0;
   std::int64_t completed = 0;
-  int residency_cap = INT_MAX;       // per SM, set by the policy
-  std::vector<char> allowed_sms;     // empty: every SM; else allowed_sms[sm] != 0
-  int gpu = -1;                      // the GPU its blocks run on, once the first is dispatched
-  bool any_gpu = false;              // its blocks may run on several GPUs (Actions::allow_any_gpu)
-  bool block_coalesced = false;      // from its LaunchSpec
-  std::int32_t tenant = 0;           // dense tenant id (launches with equal LaunchSpec::tenant share one)
+  int residency_cap = INT_MAX;    // per SM, set by the policy
+  std::vector<char> allowed_sms;  // empty: every SM; else allowed_sms[sm] != 0
+  int gpu = -1;                   // the GPU its blocks run on, once the first is dispatched
+  bool any_gpu = false;           // its blocks may run on several GPUs (Actions::allow_any_gpu)
+  bool block_coalesced = false;   // from its LaunchSpec
+  std::int32_t tenant = 0;        // dense tenant id (launches with equal LaunchSpec::tenant share one)
   LaunchPhase phase = LaunchPhase::Waiting;
-  bool killed = false;               // finished by Actions::kill, not by completing its blocks
+  bool killed = false;  // finished by Actions::kill, not by completing its blocks
   int unfinished_predecessors = 0;
-  TimeNs ready_at = 0;               // the latest predecessor's finish plus its gap (GpuSpec timing)
+  TimeNs ready_at = 0;  // the latest predecessor's finish plus its gap (GpuSpec timing)
   // When the launch could first have started: its arrival, or its last predecessor's finish if later. Its
   // turnaround runs from here, so the front end's latencies and gaps (release - this) count in it.
   TimeNs submitted = 0;
-  TimeNs deadline = -1;              // absolute, -1: none (policies may act on it; the engine does not)
+  TimeNs deadline = -1;  // absolute, -1: none (policies may act on it; the engine does not)
   TimeNs arrival = 0, release = -1, first_dispatch = -1, finish = -1;
   TimeNs alone = 0;
   std::uint64_t draw_base = 0;       // seeds the draws of its unrecorded blocks
@@ -163,7 +163,7 @@ class SlotList {
 
 struct SmState {
   int gpu = 0;
-  int index = 0;  // within its GPU
+  int index = 0;                                                             // within its GPU
   int threads = 0, warps = 0, registers = 0, shared_memory = 0, blocks = 0;  // in use
   bool draining = false;
   // Context saves and restores of one SM share its bandwidth: they queue one after another on this channel.
@@ -171,7 +171,8 @@ struct SmState {
   SlotList residents;  // resident block slots (no particular order)
   // Statistics for utilisation and occupancy over time.
   TimeNs busy_since = 0, busy_time = 0, last_change = 0;
-  std::int64_t warp_time = 0;  // integral of resident warps over time (warp-ns; exact, where a double sum rounds past 2^53)
+  std::int64_t warp_time =
+      0;  // integral of resident warps over time (warp-ns; exact, where a double sum rounds past 2^53)
 };
 
 enum class BlockState : std::uint8_t { Free, Running, Saving };
@@ -183,12 +184,12 @@ struct ResidentBlock {
   BlockState state = BlockState::Free;
   bool resumed = false;
   std::uint32_t generation = 0;  // invalidates events of a slot that was reused (30 bits used)
-  std::int32_t next_free = -1;  // for a free slot, the next free slot (-1: none)
-  TimeNs start = 0;       // piece start
-  TimeNs end = 0;         // when it completes if left alone (for Saving: when saving ends)
-  TimeNs done_before = 0; // work done in earlier pieces
-  TimeNs total = 0;       // full duration of the block
-  TimeNs restore = 0;     // context-restore time at the start of this piece
+  std::int32_t next_free = -1;   // for a free slot, the next free slot (-1: none)
+  TimeNs start = 0;              // piece start
+  TimeNs end = 0;                // when it completes if left alone (for Saving: when saving ends)
+  TimeNs done_before = 0;        // work done in earlier pieces
+  TimeNs total = 0;              // full duration of the block
+  TimeNs restore = 0;            // context-restore time at the start of this piece
 };
 
 // Observers receive engine signals; the engine itself writes nothing (DESIGN).
@@ -228,8 +229,8 @@ class EngineView {
   int free_warps(int sm) const;
   std::uint64_t seed() const;
   const std::string& tenant_name(std::int32_t tenant) const;  // LaunchState::tenant's name (or the launch id)
-  const EngineConfig& config() const;  // the GPU, seed, duration model and costs of this run
-  TimeNs switch_time(std::int32_t l) const;  // time to save (or restore) one block's context
+  const EngineConfig& config() const;                         // the GPU, seed, duration model and costs of this run
+  TimeNs switch_time(std::int32_t l) const;                   // time to save (or restore) one block's context
   // Fraction of the block's work done at `now`.
   double progress(std::int32_t slot) const;
 
@@ -251,9 +252,9 @@ class Actions {
   void allow_all_sms(std::int32_t l);
   // Only fresh blocks with index < end may issue until the slice is extended (end <= total blocks).
   void set_slice_end(std::int32_t l, std::int64_t end);
-  void drain_sm(int sm);    // stop accepting blocks; SmDrained once empty
-  void undrain_sm(int sm);  // accept blocks again
-  void flush(std::int32_t slot);           // drop a still-idempotent block; it reruns from its start
+  void drain_sm(int sm);          // stop accepting blocks; SmDrained once empty
+  void undrain_sm(int sm);        // accept blocks again
+  void flush(std::int32_t slot);  // drop a still-idempotent block; it reruns from its start
   // Saves a block's context; it resumes later, maybe elsewhere. Saves and restores on one SM queue on its
   // bandwidth (switch_time each), so switching k blocks of an SM takes k x switch_time in all.
   void context_switch(std::int32_t slot);
@@ -346,7 +347,7 @@ class Engine {
   std::vector<std::vector<std::int32_t>> successors_;
   std::vector<SmState> sms_;
   std::vector<ResidentBlock> slots_;
-  mutable std::vector<CoRunner> co_runner_scratch_;           // block_duration's co-runners (markov model)
+  mutable std::vector<CoRunner> co_runner_scratch_;  // block_duration's co-runners (markov model)
   mutable std::vector<std::int32_t> co_runner_owner_scratch_;
   std::int32_t free_slot_ = -1;  // first free slot, the rest linked through ResidentBlock::next_free
   // Where each slot is in its SM's `residents`: removing it swaps the last one in without a search. Kept
@@ -391,22 +392,48 @@ class Engine {
 };
 
 // EngineView is on every policy's hot path: its accessors are inline.
-inline TimeNs EngineView::now() const { return e_.now_; }
-inline const GpuSpec& EngineView::gpu() const { return e_.config_.gpu; }
-inline int EngineView::gpu_count() const { return e_.config_.gpu_count; }
-inline int EngineView::sm_count() const { return static_cast<int>(e_.sms_.size()); }
-inline int EngineView::sms_per_gpu() const { return e_.config_.gpu.sm_count; }
-inline const SmState& EngineView::sm(int id) const { return e_.sms_[static_cast<std::size_t>(id)]; }
-inline const LaunchState& EngineView::launch(std::int32_t i) const { return e_.launches_[static_cast<std::size_t>(i)]; }
-inline std::int32_t EngineView::launch_count() const { return static_cast<std::int32_t>(e_.launches_.size()); }
-inline const std::vector<std::int32_t>& EngineView::active() const { return e_.active_; }
-inline std::span<const std::int32_t> EngineView::freed_sms() const { return {e_.freed_.begin(), e_.freed_.size()}; }
-inline const ResidentBlock& EngineView::resident(std::int32_t slot) const { return e_.slots_[static_cast<std::size_t>(slot)]; }
-inline std::uint64_t EngineView::seed() const { return e_.config_.seed; }
+inline TimeNs EngineView::now() const {
+  return e_.now_;
+}
+inline const GpuSpec& EngineView::gpu() const {
+  return e_.config_.gpu;
+}
+inline int EngineView::gpu_count() const {
+  return e_.config_.gpu_count;
+}
+inline int EngineView::sm_count() const {
+  return static_cast<int>(e_.sms_.size());
+}
+inline int EngineView::sms_per_gpu() const {
+  return e_.config_.gpu.sm_count;
+}
+inline const SmState& EngineView::sm(int id) const {
+  return e_.sms_[static_cast<std::size_t>(id)];
+}
+inline const LaunchState& EngineView::launch(std::int32_t i) const {
+  return e_.launches_[static_cast<std::size_t>(i)];
+}
+inline std::int32_t EngineView::launch_count() const {
+  return static_cast<std::int32_t>(e_.launches_.size());
+}
+inline const std::vector<std::int32_t>& EngineView::active() const {
+  return e_.active_;
+}
+inline std::span<const std::int32_t> EngineView::freed_sms() const {
+  return {e_.freed_.begin(), e_.freed_.size()};
+}
+inline const ResidentBlock& EngineView::resident(std::int32_t slot) const {
+  return e_.slots_[static_cast<std::size_t>(slot)];
+}
+inline std::uint64_t EngineView::seed() const {
+  return e_.config_.seed;
+}
 inline const std::string& EngineView::tenant_name(std::int32_t t) const {
   return e_.tenant_names_[static_cast<std::size_t>(t)];
 }
-inline const EngineConfig& EngineView::config() const { return e_.config_; }
+inline const EngineConfig& EngineView::config() const {
+  return e_.config_;
+}
 
 inline bool EngineView::resources_fit(std::int32_t l, int sm, std::int64_t count) const {
   const auto& f = e_.launches_[static_cast<std::size_t>(l)].footprint;

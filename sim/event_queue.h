@@ -179,9 +179,9 @@ class RadixEventQueue {
     T item;
     std::int32_t next;  // the bucket's next node in pool_, -1: none
   };
-  std::vector<Node> pool_;  // level 0's events
-  std::array<std::int32_t, kBuckets> heads_ = filled(-1);  // level 0: first node of each bucket
-  std::array<std::vector<T>, kLevels * kBuckets> buckets_;  // levels 1 and up (level 0's are unused)
+  std::vector<Node> pool_;                                    // level 0's events
+  std::array<std::int32_t, kBuckets> heads_ = filled(-1);     // level 0: first node of each bucket
+  std::array<std::vector<T>, kLevels * kBuckets> buckets_;    // levels 1 and up (level 0's are unused)
   std::array<std::array<std::uint64_t, 4>, kLevels> bits_{};  // non-empty buckets per level
   std::array<unsigned, kLevels> words_{};                     // bit i: bits_[level][i] != 0
   unsigned levels_ = 0;                                       // bit L: level L has a non-empty bucket

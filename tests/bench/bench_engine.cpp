@@ -76,8 +76,9 @@ static void BM_EnginePolicy1MBlocks(benchmark::State& state, const char* policy)
   o.keep_schedule = false;
   sim::run_workload(b.workload, gpu, o, alone);  // fills the alone-time cache outside the timing
   for (auto _ : state) benchmark::DoNotOptimize(sim::run_workload(b.workload, gpu, o, alone).metrics.makespan);
-  state.counters["block_events_per_s"] = benchmark::Counter(
-      static_cast<double>(b.workload.total_blocks()) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["block_events_per_s"] =
+      benchmark::Counter(static_cast<double>(b.workload.total_blocks()) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
 }
 BENCHMARK_CAPTURE(BM_EnginePolicy1MBlocks, sjf, "sjf")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_EnginePolicy1MBlocks, srtf, "srtf")->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -24,13 +24,15 @@ using Reference = std::priority_queue<Ev, std::vector<Ev>, std::greater<>>;
 
 // Pushes `initial` events, then pops everything, pushing up to two events per pop at or after the
 // popped time: `span` bounds how far ahead, `same_time_one_in` makes some land exactly at the current time.
-void compare_with_binary_heap(std::uint64_t seed, int initial, int operations, std::int64_t span, int same_time_one_in) {
+void compare_with_binary_heap(std::uint64_t seed, int initial, int operations, std::int64_t span,
+                              int same_time_one_in) {
   Rng rng(seed);
   RadixEventQueue<Ev> q;
   Reference ref;
   std::uint64_t next_key = 0;
   auto push = [&](std::int64_t t) {
-    const Ev e{t, (static_cast<std::uint64_t>(rng.uniform_int(0, 3)) << 62) | next_key++};  // keys out of push order, like the engine's kinds
+    const Ev e{t, (static_cast<std::uint64_t>(rng.uniform_int(0, 3)) << 62) |
+                      next_key++};  // keys out of push order, like the engine's kinds
     q.push(e);
     ref.push(e);
   };
@@ -57,17 +59,25 @@ void compare_with_binary_heap(std::uint64_t seed, int initial, int operations, s
 
 }  // namespace
 
-TEST(EventQueue, BlockEndsAFewMicrosecondsAhead) { compare_with_binary_heap(1, 2112, 200000, 15000, 50); }
-TEST(EventQueue, ManyTiesAtTheCurrentTime) { compare_with_binary_heap(2, 500, 100000, 40, 3); }
-TEST(EventQueue, TimesFarApart) { compare_with_binary_heap(3, 100, 50000, std::int64_t{1} << 50, 10); }
+TEST(EventQueue, BlockEndsAFewMicrosecondsAhead) {
+  compare_with_binary_heap(1, 2112, 200000, 15000, 50);
+}
+TEST(EventQueue, ManyTiesAtTheCurrentTime) {
+  compare_with_binary_heap(2, 500, 100000, 40, 3);
+}
+TEST(EventQueue, TimesFarApart) {
+  compare_with_binary_heap(3, 100, 50000, std::int64_t{1} << 50, 10);
+}
 TEST(EventQueue, TimesNearTheTopOfTheRange) {
   // Every digit level in use, up to the highest byte of a 63-bit time.
   RadixEventQueue<Ev> q;
-  const std::vector<std::int64_t> times = {INT64_MAX, 0, std::int64_t{1} << 62, 255, 256, 65535, 65536, INT64_MAX - 1, 1};
+  const std::vector<std::int64_t> times = {INT64_MAX, 0,     std::int64_t{1} << 62, 255, 256,
+                                           65535,     65536, INT64_MAX - 1,         1};
   for (std::size_t i = 0; i < times.size(); ++i) q.push(Ev{times[i], i});
   std::vector<std::int64_t> order;
   while (!q.empty()) order.push_back(q.pop().time);
-  const std::vector<std::int64_t> expected = {0, 1, 255, 256, 65535, 65536, std::int64_t{1} << 62, INT64_MAX - 1, INT64_MAX};
+  const std::vector<std::int64_t> expected = {0,        1, 255, 256, 65535, 65536, std::int64_t{1} << 62, INT64_MAX - 1,
+                                              INT64_MAX};
   EXPECT_EQ(order, expected);
 }
 
