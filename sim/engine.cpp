@@ -14,16 +14,24 @@ std::uint64_t draw_base(std::uint64_t seed, std::uint64_t draw_key) {
   return splitmix64(splitmix64(seed) ^ draw_key);
 }
 
-TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t draw_base) {
-  const RecordSet* set = k.primary_records();
-  if (!set || set->sorted_durations.empty())
-    throw std::invalid_argument(fmt::format("kernel '{}' has no block records to take durations from", k.name));
+namespace {
+// Where block `block`'s duration lies: its own record, else one drawn from the records by its hash; nullptr
+// without records. The engine's fresh blocks look it up one block ahead (Engine::recorded_fresh_duration).
+const TimeNs* recorded_duration_at(const RecordSet* set, std::int64_t block, std::uint64_t draw_base) {
+  if (!set || set->sorted_durations.empty()) return nullptr;
   if (block < static_cast<std::int64_t>(set->duration_by_block.size())) {
-    const TimeNs d = set->duration_by_block[static_cast<std::size_t>(block)];
-    if (d >= 0) return d;
+    const TimeNs* d = &set->duration_by_block[static_cast<std::size_t>(block)];
+    if (*d >= 0) return d;
   }
   const auto i = bounded(splitmix64(draw_base ^ static_cast<std::uint64_t>(block)), set->sorted_durations.size());
-  return set->sorted_durations[static_cast<std::size_t>(i)];
+  return &set->sorted_durations[static_cast<std::size_t>(i)];
+}
+}  // namespace
+
+TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t draw_base) {
+  const TimeNs* at = recorded_duration_at(k.primary_records(), block, draw_base);
+  if (!at) throw std::invalid_argument(fmt::format("kernel '{}' has no block records to take durations from", k.name));
+  return *at;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -316,19 +324,6 @@ void Engine::finish_launch(std::int32_t l) {
     }
   }
 }
-
-namespace {
-// Where recorded_duration takes block `block`'s duration from (the same rule), or nullptr without records.
-const TimeNs* recorded_duration_at(const RecordSet* set, std::int64_t block, std::uint64_t draw_base) {
-  if (!set || set->sorted_durations.empty()) return nullptr;
-  if (block < static_cast<std::int64_t>(set->duration_by_block.size())) {
-    const TimeNs* d = &set->duration_by_block[static_cast<std::size_t>(block)];
-    if (*d >= 0) return d;
-  }
-  const auto i = bounded(splitmix64(draw_base ^ static_cast<std::uint64_t>(block)), set->sorted_durations.size());
-  return &set->sorted_durations[static_cast<std::size_t>(i)];
-}
-}  // namespace
 
 TimeNs Engine::recorded_fresh_duration(LaunchState& l, std::int32_t block) const {
   const RecordSet* set = l.kernel->primary_records();

@@ -22,6 +22,8 @@ void exit_hung(const std::string& what, double timeout_s) {
   std::_Exit(1);
 }
 
+namespace {
+// How an executed piece ended, as a Schedule says it.
 PieceOutcome executed_outcome(ExecOutcome o) {
   switch (o) {
     case ExecOutcome::Flushed:
@@ -37,6 +39,26 @@ PieceOutcome executed_outcome(ExecOutcome o) {
     default:
       return PieceOutcome::Completed;
   }
+}
+
+}  // namespace
+
+std::optional<BlockPiece> executed_piece(const ExecRecord& r, std::uint64_t origin_ns, std::int32_t launch,
+                                         std::int32_t block, const std::string& launch_id, std::size_t entry) {
+  const auto outcome = static_cast<ExecOutcome>(r.outcome);
+  if (outcome == ExecOutcome::Skipped) return std::nullopt;
+  if (outcome == ExecOutcome::None || r.end_ns < r.start_ns || r.start_ns < origin_ns)
+    throw LiveError(
+        fmt::format("launch '{}': entry {} (block {}) has no record after the execution", launch_id, entry, block));
+  BlockPiece p;
+  p.start = static_cast<TimeNs>(r.start_ns - origin_ns);
+  p.end = static_cast<TimeNs>(r.end_ns - origin_ns);
+  p.launch = launch;
+  p.block = block;
+  p.gpu = 0;
+  p.sm = static_cast<std::int16_t>(r.smid);
+  p.outcome = executed_outcome(outcome);
+  return p;
 }
 
 void set_executed_pieces(ExecutionResult& result, std::vector<std::pair<BlockPiece, std::size_t>> executed) {
@@ -345,24 +367,13 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
     const auto records = live[i].queues->records();
     const auto& lq = plan.launches[i];
     for (std::size_t e = 0; e < records.size(); ++e) {
-      const auto& r = records[e];
-      const auto outcome = static_cast<ExecOutcome>(r.outcome);
-      if (outcome == ExecOutcome::Skipped) {
+      const auto piece =
+          executed_piece(records[e], origin, static_cast<std::int32_t>(i), lq.entries[e].block, launches[i].id, e);
+      if (!piece) {
         ++result.skipped;
         continue;
       }
-      if (outcome == ExecOutcome::None || r.end_ns < r.start_ns || r.start_ns < origin)
-        throw LiveError(fmt::format("launch '{}': entry {} (block {}) has no record after the execution",
-                                    launches[i].id, e, lq.entries[e].block));
-      BlockPiece p;
-      p.start = static_cast<TimeNs>(r.start_ns - origin);
-      p.end = static_cast<TimeNs>(r.end_ns - origin);
-      p.launch = static_cast<std::int32_t>(i);
-      p.block = lq.entries[e].block;
-      p.gpu = 0;
-      p.sm = static_cast<std::int16_t>(r.smid);
-      p.outcome = executed_outcome(outcome);
-      executed.emplace_back(p, lq.plan_piece[e]);
+      executed.emplace_back(*piece, lq.plan_piece[e]);
     }
   }
   set_executed_pieces(result, std::move(executed));

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -101,8 +102,10 @@ struct ExecutionResult {
 ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLaunch>& launches,
                              const ExecutorOptions& options);
 
-// How an executed piece ended, as a Schedule says it.
-PieceOutcome executed_outcome(ExecOutcome o);
+// The piece an entry's device record stands for (times from the origin stamp), or nullopt when the entry was
+// skipped (its block had already run to its end). Throws LiveError when the entry left no record.
+std::optional<BlockPiece> executed_piece(const ExecRecord& r, std::uint64_t origin_ns, std::int32_t launch,
+                                         std::int32_t block, const std::string& launch_id, std::size_t entry);
 // Puts the executed pieces (each with the plan's piece it carried out) into result.schedule and result.plan_piece,
 // ordered by end (ties by SM, launch, block).
 void set_executed_pieces(ExecutionResult& result, std::vector<std::pair<BlockPiece, std::size_t>> executed);

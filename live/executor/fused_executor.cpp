@@ -129,25 +129,14 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
 
   std::vector<std::pair<BlockPiece, std::size_t>> executed;
   for (std::size_t e = 0; e < entries; ++e) {
-    const auto& r = records[e];
     const auto& en = plan.entries[e];
-    const auto outcome = static_cast<ExecOutcome>(r.outcome);
-    if (outcome == ExecOutcome::Skipped) {
+    const auto piece =
+        executed_piece(records[e], origin_ns, en.launch, en.block, launches[static_cast<std::size_t>(en.launch)].id, e);
+    if (!piece) {
       ++result.skipped;
       continue;
     }
-    if (outcome == ExecOutcome::None || r.end_ns < r.start_ns || r.start_ns < origin_ns)
-      throw LiveError(fmt::format("launch '{}': entry {} (block {}) has no record after the execution",
-                                  launches[static_cast<std::size_t>(en.launch)].id, e, en.block));
-    BlockPiece p;
-    p.start = static_cast<TimeNs>(r.start_ns - origin_ns);
-    p.end = static_cast<TimeNs>(r.end_ns - origin_ns);
-    p.launch = en.launch;
-    p.block = en.block;
-    p.gpu = 0;
-    p.sm = static_cast<std::int16_t>(r.smid);
-    p.outcome = executed_outcome(outcome);
-    executed.emplace_back(p, plan.plan_piece[e]);
+    executed.emplace_back(*piece, plan.plan_piece[e]);
   }
   set_executed_pieces(result, std::move(executed));
   return result;

@@ -9,14 +9,6 @@ using namespace gpusched;
 using namespace gpusched::live;
 using namespace gpusched::test;
 
-namespace {
-
-BlockPiece piece(TimeNs start, TimeNs end, int launch, int block, int sm, PieceOutcome o = PieceOutcome::Completed) {
-  return {start, end, launch, block, 0, static_cast<std::int16_t>(sm), o};
-}
-
-}  // namespace
-
 // Two launches on two SMs. SM 0: A0 [0,10), A1 [0,10), B0 [5,15), A2 [10,20), B1 [12,30): A has at most 2 resident,
 // B at most 2 (B0 and B1 overlap on [12,15)). SM 1: A3 [0,8) flushed, A3 again [8,18).
 TEST(ExecutionPlan, QueuesInStartOrderWithQuotasKindsAndGates) {

@@ -4,17 +4,11 @@
 #include <stdexcept>
 
 #include "live/executor/fused_plan.h"
+#include "test_helpers.h"
 
 using namespace gpusched;
 using namespace gpusched::live;
-
-namespace {
-
-BlockPiece piece(TimeNs start, TimeNs end, int launch, int block, int sm, PieceOutcome o = PieceOutcome::Completed) {
-  return {start, end, launch, block, 0, static_cast<std::int16_t>(sm), o};
-}
-
-}  // namespace
+using namespace gpusched::test;
 
 // SM 0: A0 [0,10), A1 [0,10), B0 [10,20), A2 [10,25), B1 [12,30); SM 1: B2 [5,8). Launch A is 0, B is 1.
 TEST(FusedPlan, OneQueuePerSmInStartOrderWithThePlansEndedCounts) {

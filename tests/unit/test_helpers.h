@@ -31,6 +31,12 @@ RunResult run(const Workload& w, const GpuSpec& gpu, const std::string& policy, 
 // Checks the engine invariants on a finished run; returns "" or the first violation.
 std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunResult& r);
 
+// A Schedule piece on GPU 0, for plans built by hand.
+inline BlockPiece piece(TimeNs start, TimeNs end, int launch, int block, int sm,
+                        PieceOutcome o = PieceOutcome::Completed) {
+  return {start, end, launch, block, 0, static_cast<std::int16_t>(sm), o};
+}
+
 std::string read_file(const std::string& path);
 
 // Runs the gpusched binary; returns the exit code and fills `output` with stdout+stderr.
