@@ -213,7 +213,12 @@ template <class T>
 struct DeviceBuffer {
   T* ptr = nullptr;
   std::size_t count = 0;
+  // Keeps the allocation when the size is unchanged: a kernel set up again for fresh inputs (the recorder does,
+  // between its warm-up and recorded launches) then runs on the memory its warm-up touched, as every later launch
+  // of a run does. A fresh allocation made stencil-s2's recorded launch 12 % slower than any later one
+  // (docs/formats.md, "Recorded launches run warm").
   void reset(std::size_t n) {
+    if (ptr && n == count) return;
     if (ptr) cudaFree(ptr);
     ptr = nullptr;
     count = n;

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -23,6 +24,7 @@
 #include "core/markov_model.h"
 #include "core/prediction_errors.h"
 #include "core/profile_io.h"
+#include "core/store/run_comparison.h"
 #include "core/store/store.h"
 #include "sim/cli/commands.h"
 #include "sim/interference/bandwidth.h"
@@ -40,6 +42,7 @@ struct CrossvalArgs {
   std::vector<std::string> models{"none", "residency", "markov", "bandwidth", "corun", "corun:form=ratio"};
   std::uint64_t seed = 1;
   bool ipc_detail = false;
+  bool per_launch = false;
 };
 
 struct ModelErrors {
@@ -252,6 +255,15 @@ RunResult result_of(store::RunRecord&& rec) {
   return r;
 }
 
+// Per launch: its pieces' block times (end - start; the prediction's in raw-equivalent time).
+std::vector<std::vector<double>> launch_block_times(const Workload& w, const Schedule& s, bool predicted) {
+  std::vector<std::vector<double>> out(w.launches.size());
+  for (const auto& piece : s.pieces)
+    out[static_cast<std::size_t>(piece.launch)].push_back(
+        predicted ? raw_equivalent_ns(w, piece) : static_cast<double>(piece.end - piece.start));
+  return out;
+}
+
 // Per launch: mean block time (end - start of its pieces; the prediction's in raw-equivalent time, as
 // prediction_errors compares them).
 std::vector<double> launch_block_means(const Workload& w, const Schedule& s, bool predicted) {
@@ -365,6 +377,21 @@ int run_crossval(const CrossvalArgs& a) {
         }
         fmt::print("{:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.4f} {:>12.2f}\n", m, median_of(med), median_of(p90),
                    median_of(mk), median_of(ks), median_of(turn));
+        if (a.per_launch && !measured.empty()) {
+          // The first measured run against the prediction, launch by launch: where the errors above come from.
+          auto mt = launch_block_times(w, measured.front().schedule, false);
+          auto pt = launch_block_times(w, p.schedule, true);
+          for (std::size_t i = 0; i < w.launches.size(); ++i) {
+            if (mt[i].empty() || pt[i].empty()) continue;
+            const double mm = std::accumulate(mt[i].begin(), mt[i].end(), 0.0) / static_cast<double>(mt[i].size());
+            const double pm = std::accumulate(pt[i].begin(), pt[i].end(), 0.0) / static_cast<double>(pt[i].size());
+            const auto turn_m = measured.front().launches[i].turnaround, turn_p = p.launches[i].turnaround;
+            fmt::print("    {:<24} blocks {:>6}  block mean measured {:>10.0f} predicted {:>10.0f} ({:+6.1f} %)  KS {:.3f}"
+                       "  turnaround {:>9} / {:>9} ns\n",
+                       w.launches[i].id, mt[i].size(), mm, pm, 100.0 * (pm - mm) / mm,
+                       store::ks_statistic(mt[i], pt[i]), turn_m, turn_p);
+          }
+        }
         row(m, w.name, median_of(med), median_of(p90), fmt::format("{:.2f}", median_of(mk)),
             fmt::format("{:.4f}", median_of(ks)));
       }
@@ -396,6 +423,8 @@ void add_crossval_command(CLI::App& app) {
   cmd->add_option("--default-model", a->default_model, "The model marked default in the CSV");
   cmd->add_option("--seed", a->seed, "Seed of the split of pairs into two halves");
   cmd->add_flag("--ipc-detail", a->ipc_detail, "Print each kernel's and pair's measured and predicted IPC");
+  cmd->add_flag("--per-launch", a->per_launch,
+                "Under each model, each launch of the first measured run: mean block times, KS, turnarounds");
   cmd->add_option("--csv", a->csv, "Write the rows (docs/interference/crossval.csv's columns)");
   cmd->callback([a] { run_crossval(*a); });
 }
