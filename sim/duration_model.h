@@ -2,8 +2,10 @@
 // unrecorded blocks draw from the recorded distribution, seeded), adjusted by an interference model
 // chosen by name (sim/interference/). Models register themselves like policies do.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "core/gpu_spec.h"
@@ -23,8 +25,8 @@ struct DurationQuery {
   const KernelProfile* kernel = nullptr;
   const GpuSpec* gpu = nullptr;
   std::int64_t block = 0;
-  std::uint64_t draw_base = 0;  // draw_base(seed, launch): the launch's stream of random draws
-  int sm_resident_blocks = 1;  // blocks resident on the SM once this one is placed (all kernels)
+  std::uint64_t draw_base = 0;    // draw_base(seed, launch): the launch's stream of random draws
+  int sm_resident_blocks = 1;     // blocks resident on the SM once this one is placed (all kernels)
   int sm_same_kernel_blocks = 1;  // blocks of this launch on the SM, this one included
   // Other launches' blocks on the SM once this one is placed; filled only for models whose
   // needs_co_runners() is true (it costs a pass over the SM's resident blocks).
@@ -40,11 +42,29 @@ std::uint64_t draw_base(std::uint64_t seed, std::uint64_t draw_key);
 // depend on when or where it is dispatched.
 TimeNs recorded_duration(const KernelProfile& k, std::int64_t block, std::uint64_t draw_base);
 
+// One launch's running blocks on an SM, for models applied over a block's life (DurationModel::over_life).
+struct SmGroup {
+  const KernelProfile* kernel = nullptr;
+  int blocks = 0;  // its running blocks on the SM
+  // Its age on the GPU: the launch's first dispatch (ns); groups come oldest first (ties by launch index).
+  TimeNs first_dispatch = 0;
+};
+
 class DurationModel {
  public:
   virtual ~DurationModel() = default;
+  // The block's work: how long it runs at rate 1 (for a model applied at dispatch, how long it runs).
   virtual TimeNs duration(const DurationQuery& q) const = 0;
   virtual bool needs_co_runners() const { return false; }
+  // True for a model applied over each block's life: whenever the running blocks on an SM change, the engine asks
+  // group_rates for each launch's rate there (work per ns, 1 = as recorded) and re-times every running block's end
+  // from the work it has left (docs/interference.md, "Slowdown over a block's life").
+  virtual bool over_life() const { return false; }
+  // rates[i] = the speed of groups[i]'s blocks with these groups on one SM (the engine clamps it to [1e-3, 1e3]).
+  virtual void group_rates(const GpuSpec& /*gpu*/, std::span<const SmGroup> groups, std::span<double> rates) const {
+    std::fill(rates.begin(), rates.end(), 1.0);
+    (void)groups;
+  }
 };
 
 }  // namespace gpusched::sim

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 #include "core/random.h"
@@ -51,6 +52,7 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
   freed_.reserve(static_cast<std::size_t>(total));
   freed_mark_.assign(static_cast<std::size_t>(total), 0);
   dispatch_ps_ = static_cast<std::int64_t>(std::llround(config_.gpu.block_dispatch_ns * 1000.0));
+  over_life_ = config_.durations && config_.durations->over_life();
   dispatcher_free_ps_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
   drain_requested_.assign(static_cast<std::size_t>(total), -1);
   launches_.resize(specs_.size());
@@ -247,6 +249,7 @@ std::int32_t Engine::alloc_slot() {
   }
   slots_.emplace_back();
   slot_position_.push_back(-1);
+  if (over_life_) life_.emplace_back();
   return static_cast<std::int32_t>(slots_.size() - 1);
 }
 
@@ -294,6 +297,7 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
       if (launch.completed == launch.total_blocks) finish_launch(l);
       break;
   }
+  if (over_life_) retime_sm(sm_id);
   check_drained(sm_id);
 }
 
@@ -451,7 +455,72 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
           fresh && !config_.durations ? recorded_fresh_duration(launch, b.block) : block_duration(launch, b.block, sm);
       b.end = start + b.total;
     }
+    if (over_life_) {
+      // Its end is set by retime_sm below, with the rates of everything now on the SM.
+      const TimeNs work = b.total - b.done_before;
+      life_[static_cast<std::size_t>(slot)] = LifeState{static_cast<double>(work), 1.0, start + b.restore, work};
+      b.end = -1;
+      continue;
+    }
     push(b.end, QBlockEnd, static_cast<std::uint32_t>(slot), b.generation);
+  }
+  if (over_life_) retime_sm(sm);
+}
+
+double Engine::life_work_done(std::int32_t slot) const {
+  const LifeState& life = life_[static_cast<std::size_t>(slot)];
+  double left = life.left;
+  if (now_ > life.since) left = std::max(0.0, left - static_cast<double>(now_ - life.since) * life.rate);
+  return static_cast<double>(life.work) - left;
+}
+
+void Engine::retime_sm(int sm) {
+  const auto& s = sms_[static_cast<std::size_t>(sm)];
+  auto& groups = group_scratch_;
+  auto& owners = group_launch_scratch_;
+  groups.clear();
+  owners.clear();
+  for (const std::int32_t slot : s.residents) {
+    const auto& b = slots_[static_cast<std::size_t>(slot)];
+    if (b.state != BlockState::Running) continue;
+    std::size_t i = 0;
+    while (i < owners.size() && owners[i] != b.launch) ++i;
+    if (i == owners.size()) {
+      const auto& launch = launches_[static_cast<std::size_t>(b.launch)];
+      owners.push_back(b.launch);
+      groups.push_back(SmGroup{launch.kernel, 0, launch.first_dispatch});
+    }
+    ++groups[i].blocks;
+  }
+  if (groups.empty()) return;
+  // Oldest first (first dispatch, then launch index): an SM holds few launches at once, so insertion sort.
+  for (std::size_t i = 1; i < groups.size(); ++i)
+    for (std::size_t j = i; j > 0; --j) {
+      const bool older = groups[j].first_dispatch < groups[j - 1].first_dispatch ||
+                         (groups[j].first_dispatch == groups[j - 1].first_dispatch && owners[j] < owners[j - 1]);
+      if (!older) break;
+      std::swap(groups[j], groups[j - 1]);
+      std::swap(owners[j], owners[j - 1]);
+    }
+  rate_scratch_.assign(groups.size(), 1.0);
+  config_.durations->group_rates(config_.gpu, groups, rate_scratch_);
+  for (const std::int32_t slot : s.residents) {
+    auto& b = slots_[static_cast<std::size_t>(slot)];
+    if (b.state != BlockState::Running) continue;
+    std::size_t i = 0;
+    while (owners[i] != b.launch) ++i;
+    const double rate = std::clamp(rate_scratch_[i], 1e-3, 1e3);
+    LifeState& life = life_[static_cast<std::size_t>(slot)];
+    if (now_ > life.since) {
+      life.left = std::max(0.0, life.left - static_cast<double>(now_ - life.since) * life.rate);
+      life.since = now_;
+    }
+    life.rate = rate;
+    const TimeNs end = life.since + static_cast<TimeNs>(std::ceil(life.left / rate - 1e-9));
+    if (end == b.end) continue;
+    b.end = end;
+    ++b.generation;
+    push(end, QBlockEnd, static_cast<std::uint32_t>(slot), b.generation);
   }
 }
 
@@ -496,7 +565,8 @@ void Engine::do_switch(std::int32_t slot) {
     refuse(fmt::format("context switch of block slot {}, which is not running", slot));
   auto& b = slots_[static_cast<std::size_t>(slot)];
   EngineView view(*this);
-  const TimeNs worked = std::max<TimeNs>(0, now_ - b.start - b.restore);
+  const TimeNs worked = over_life_ ? static_cast<TimeNs>(std::llround(life_work_done(slot)))
+                                   : std::max<TimeNs>(0, now_ - b.start - b.restore);
   b.done_before = std::min(b.total, b.done_before + worked);
   b.state = BlockState::Saving;
   b.restore = now_;  // remembered as the request time for the latency statistic
@@ -505,6 +575,7 @@ void Engine::do_switch(std::int32_t slot) {
   channel = b.end;
   ++stats_.preemptions;
   push(b.end, QSaved, static_cast<std::uint32_t>(slot), b.generation);
+  if (over_life_) retime_sm(b.sm);  // it no longer runs: the others' rates change
 }
 
 void Engine::do_kill(std::int32_t l) {
@@ -571,7 +642,10 @@ TimeNs EngineView::switch_time(std::int32_t l) const {
 double EngineView::progress(std::int32_t slot) const {
   const auto& b = e_.slots_[static_cast<std::size_t>(slot)];
   if (b.total <= 0) return 1.0;
-  const TimeNs worked = b.state == BlockState::Running ? std::max<TimeNs>(0, e_.now_ - b.start - b.restore) : 0;
+  TimeNs worked = 0;
+  if (b.state == BlockState::Running)
+    worked = e_.over_life_ ? static_cast<TimeNs>(std::llround(e_.life_work_done(slot)))
+                           : std::max<TimeNs>(0, e_.now_ - b.start - b.restore);
   return static_cast<double>(std::min(b.total, b.done_before + worked)) / static_cast<double>(b.total);
 }
 

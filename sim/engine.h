@@ -327,6 +327,11 @@ class Engine {
   std::int32_t alloc_slot();
   void emit(const BlockPiece& p);
   TimeNs block_duration(const LaunchState& l, std::int32_t block, int sm) const;
+  // Models applied over a block's life (DurationModel::over_life): asks the model for each launch's rate on the SM
+  // and re-times the end of every running block there from the work it has left.
+  void retime_sm(int sm);
+  // Work (ns at rate 1) a running block has done in its current piece by now.
+  double life_work_done(std::int32_t slot) const;
   // recorded_duration of a fresh block (blocks issue in index order), with the next one's prefetched.
   TimeNs recorded_fresh_duration(LaunchState& l, std::int32_t block) const;
   [[noreturn]] void refuse(const std::string& what) const;
@@ -348,6 +353,20 @@ class Engine {
   std::vector<SmState> sms_;
   std::vector<ResidentBlock> slots_;
   mutable std::vector<CoRunner> co_runner_scratch_;  // block_duration's co-runners (markov model)
+  // Over-life models only: per slot, the work its current piece has left (ns at rate 1) as of `since` (a time >= the
+  // piece's start and restore), and the rate it runs at since then. Kept apart from the slots so that the engine's
+  // usual path (no such model) does not carry them.
+  struct LifeState {
+    double left = 0;
+    double rate = 1;
+    TimeNs since = 0;
+    TimeNs work = 0;  // the piece's work when placed (total - done_before)
+  };
+  bool over_life_ = false;
+  std::vector<LifeState> life_;
+  std::vector<SmGroup> group_scratch_;
+  std::vector<std::int32_t> group_launch_scratch_;
+  std::vector<double> rate_scratch_;
   mutable std::vector<std::int32_t> co_runner_owner_scratch_;
   std::int32_t free_slot_ = -1;  // first free slot, the rest linked through ResidentBlock::next_free
   // Where each slot is in its SM's `residents`: removing it swaps the last one in without a search. Kept

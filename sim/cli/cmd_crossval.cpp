@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -27,6 +28,7 @@
 #include "core/store/run_comparison.h"
 #include "core/store/store.h"
 #include "sim/cli/commands.h"
+#include "sim/interference/age_fit.h"
 #include "sim/interference/bandwidth.h"
 #include "sim/interference/corun_fit.h"
 
@@ -72,6 +74,13 @@ class HeldOutPairs {
           if (std::filesystem::exists(path)) profiles_.emplace(name, read_kernel_profile(path, nullptr));
         }
     }
+    for (int f = 0; f < 2; ++f)
+      age_fits_[f] = sim::fit_age(
+          table.records, gpu, [&](const std::string& name) { return profile(name); },
+          [&, f](const std::string& a, const std::string& b) {
+            const auto it = fold_.find(unordered(a, b));
+            return it != fold_.end() && it->second != f;
+          });
     for (int f = 0; f < 2; ++f)
       for (CoRunForm form : {CoRunForm::Occupancy, CoRunForm::Ratio})
         for (Exposure e : {Exposure::Life, Exposure::Start})
@@ -123,6 +132,9 @@ class HeldOutPairs {
   double slowdown(const std::string& model, const CoRunRecord& r, int fold, Exposure exposure) const {
     if (!supports(model)) throw std::logic_error("held-out pairs: no rule for model " + model);
     if (model == "corun") return fits_.at({fold, CoRunForm::Occupancy, exposure}).predict(r, exposure);
+    if (model == "age")  // the rule at the partner's exposure over the victim's life (the order from the run's name)
+      return sim::age_predict(age_fits_[static_cast<std::size_t>(fold)], r, gpu_,
+                              [&](const std::string& name) { return profile(name); });
     if (model == "corun:form=ratio") return fits_.at({fold, CoRunForm::Ratio, exposure}).predict(r, exposure);
     if (model == "residency") {
       // The total blocks on the SM pick the victim's own block time (its record sets), relative to its own count.
@@ -170,7 +182,7 @@ class HeldOutPairs {
   // `corun` with other parameters (another co-run file, another order) has no held-out rule.
   static bool supports(const std::string& model) {
     return model == "none" || model == "residency" || model == "bandwidth" || model == "markov" || model == "corun" ||
-           model == "corun:form=ratio";
+           model == "corun:form=ratio" || model == "age";
   }
 
   std::optional<kernelet::ModelKernel> model_input(const std::string& name) const {
@@ -241,6 +253,7 @@ class HeldOutPairs {
   std::map<std::pair<std::string, std::string>, int> fold_;
   std::map<std::string, KernelProfile> profiles_;
   std::map<std::tuple<int, CoRunForm, Exposure>, sim::CoRunCoefficients> fits_;
+  std::array<sim::AgeParams, 2> age_fits_;
   kernelet::SmModel markov_ = kernelet::sm_model_for(gpu_);
 
  public:
@@ -259,8 +272,8 @@ RunResult result_of(store::RunRecord&& rec) {
 std::vector<std::vector<double>> launch_block_times(const Workload& w, const Schedule& s, bool predicted) {
   std::vector<std::vector<double>> out(w.launches.size());
   for (const auto& piece : s.pieces)
-    out[static_cast<std::size_t>(piece.launch)].push_back(
-        predicted ? raw_equivalent_ns(w, piece) : static_cast<double>(piece.end - piece.start));
+    out[static_cast<std::size_t>(piece.launch)].push_back(predicted ? raw_equivalent_ns(w, piece)
+                                                                    : static_cast<double>(piece.end - piece.start));
   return out;
 }
 
@@ -386,10 +399,11 @@ int run_crossval(const CrossvalArgs& a) {
             const double mm = std::accumulate(mt[i].begin(), mt[i].end(), 0.0) / static_cast<double>(mt[i].size());
             const double pm = std::accumulate(pt[i].begin(), pt[i].end(), 0.0) / static_cast<double>(pt[i].size());
             const auto turn_m = measured.front().launches[i].turnaround, turn_p = p.launches[i].turnaround;
-            fmt::print("    {:<24} blocks {:>6}  block mean measured {:>10.0f} predicted {:>10.0f} ({:+6.1f} %)  KS {:.3f}"
-                       "  turnaround {:>9} / {:>9} ns\n",
-                       w.launches[i].id, mt[i].size(), mm, pm, 100.0 * (pm - mm) / mm,
-                       store::ks_statistic(mt[i], pt[i]), turn_m, turn_p);
+            fmt::print(
+                "    {:<24} blocks {:>6}  block mean measured {:>10.0f} predicted {:>10.0f} ({:+6.1f} %)  KS {:.3f}"
+                "  turnaround {:>9} / {:>9} ns\n",
+                w.launches[i].id, mt[i].size(), mm, pm, 100.0 * (pm - mm) / mm, store::ks_statistic(mt[i], pt[i]),
+                turn_m, turn_p);
           }
         }
         row(m, w.name, median_of(med), median_of(p90), fmt::format("{:.2f}", median_of(mk)),
