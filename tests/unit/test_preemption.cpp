@@ -57,12 +57,12 @@ struct Run {
 };
 
 Run run_scripted(double idempotent_until, TimeNs at, std::function<void(const EngineView&, Actions&)> act,
-                 int blocks = 2, TimeNs t = 1000) {
+                 int blocks = 2, TimeNs t = 1000, const DurationModel* durations = nullptr) {
   auto k = test::kernel("A", blocks, 1024, {t}, 0, 0, idempotent_until, /*context_bytes=*/100);
   LaunchSpec s;
   s.kernel = k.get();
   s.id = "a";
-  EngineConfig config{test::gpu_with_sms("h100", 1), 1, 1, nullptr, {}};
+  EngineConfig config{test::gpu_with_sms("h100", 1), 1, 1, durations, {}};
   config.costs.switch_bandwidth_gbps_per_sm = 1.0;  // 1 byte per ns: 100 context bytes take 100 ns
   Engine engine(config, {s});
   Recorder rec;
@@ -106,10 +106,39 @@ TEST(Preemption, ContextSwitchSavesAndResumes) {
   EXPECT_EQ(r.stats.wasted_work, 0);
 }
 
+// Applied over each block's life: every block runs at half speed (whoever shares its SM).
+struct HalfSpeed final : DurationModel {
+  TimeNs duration(const DurationQuery& q) const override { return recorded_duration(*q.kernel, q.block, q.draw_base); }
+  bool over_life() const override { return true; }
+  void group_rates(const GpuSpec&, std::span<const SmGroup>, std::span<double> rates) const override {
+    std::fill(rates.begin(), rates.end(), 0.5);
+  }
+};
+
+TEST(Preemption, ContextSwitchSavesTheWorkDoneAtTheBlocksRate) {
+  // At half speed block 0 has done 400 x 0.5 = 200 of its 1000 ns by 400 (progress 0.2). Saving takes 400-500;
+  // resumed at 500, restore 100 ns, then 800 ns of work at 0.5 = 1600 ns: ends at 2200. Block 1: 1000 / 0.5 = 2000.
+  const HalfSpeed half;
+  double progress = -1;
+  const auto r = run_scripted(
+      1.0, 400,
+      [&](const EngineView& v, Actions& a) {
+        progress = v.progress(slot_of_block(v, 0));
+        a.context_switch(slot_of_block(v, 0));
+      },
+      2, 1000, &half);
+  EXPECT_DOUBLE_EQ(progress, 0.2);
+  ASSERT_EQ(r.pieces.size(), 3u);
+  EXPECT_EQ(r.pieces[0], (BlockPiece{0, 500, 0, 0, 0, 0, PieceOutcome::SwitchedOut}));
+  EXPECT_EQ(r.pieces[1], (BlockPiece{0, 2000, 0, 1, 0, 0, PieceOutcome::Completed}));
+  EXPECT_EQ(r.pieces[2], (BlockPiece{500, 2200, 0, 0, 0, 0, PieceOutcome::SwitchedIn}));
+}
+
 TEST(Preemption, DrainWaitsForResidentBlocks) {
   // 4 blocks of 100 ns; blocks 0 and 1 run 0-100. Drain at 50: they finish (drained) at 100, when the SM
   // is empty (latency 50); the policy reopens it and blocks 2, 3 run 100-200.
-  const auto r = run_scripted(1.0, 50, [](const EngineView&, Actions& a) { a.drain_sm(0); }, 4, 100);
+  const auto r = run_scripted(
+      1.0, 50, [](const EngineView&, Actions& a) { a.drain_sm(0); }, 4, 100);
   ASSERT_EQ(r.pieces.size(), 4u);
   EXPECT_EQ(r.pieces[0].outcome, PieceOutcome::Drained);
   EXPECT_EQ(r.pieces[1].outcome, PieceOutcome::Drained);
@@ -153,8 +182,9 @@ TEST(Preemption, PolicyThatStallsIsReported) {
     engine.run(idle);
     FAIL();
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "policy 'idle' left launches unfinished with nothing left to happen at t=0 ns: 'a' (0 of 4 "
-                           "blocks done)");
+    EXPECT_STREQ(e.what(),
+                 "policy 'idle' left launches unfinished with nothing left to happen at t=0 ns: 'a' (0 of 4 "
+                 "blocks done)");
   }
 }
 
