@@ -29,7 +29,7 @@ namespace gpusched::live {
 namespace {
 
 struct NativeArgs {
-  std::string workload, gpu, db, csv, timeline, interference = "none", policy = "fifo";
+  std::string workload, gpu, db, csv, timeline, interference = "auto", policy = "fifo";
   int repeats = 3;
   int alone_repeats = 11;
   std::uint64_t seed = 1;
@@ -58,7 +58,7 @@ int native_command(const NativeArgs& a) {
   sim::AloneTimeCache alone_cache;
   sim::RunOptions o;
   o.policy = a.policy;
-  o.interference = a.interference;
+  o.interference = sim::resolve_interference(a.interference, w);
   o.seed = a.seed;
   const RunResult predicted = sim::run_workload(w, gpu, o, alone_cache);
   Workload before_w = w;
@@ -175,7 +175,8 @@ void add_native_command(CLI::App& app, int& result) {
       ->required();
   cmd->add_option("--gpu", a->gpu,
                   "GPU preset or file for the prediction (e.g. a calibration) instead of the workload's");
-  cmd->add_option("--interference", a->interference, "Interference model of the prediction");
+  cmd->add_option("--interference", a->interference,
+                  "Interference model of the prediction (auto: age where the kernels have co-run records, else none)");
   cmd->add_option("--policy,-p", a->policy,
                   "Policy of the prediction: fifo (launched in arrival order), or sjf or knapsack (plans that only "
                   "order whole launches, carried out through CUDA stream priorities)")

@@ -42,7 +42,7 @@ namespace {
 
 struct ValidateArgs {
   std::string workload, gpu, db, policies = "all";
-  std::vector<std::string> models{"none"};
+  std::vector<std::string> models{"auto"};
   std::uint64_t seed = 1;
   double timeout_s = 60;
   int alone_repeats = 11;
@@ -73,13 +73,13 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-std::vector<std::string> model_names(const std::vector<std::string>& asked) {
+std::vector<std::string> model_names(const std::vector<std::string>& asked, const Workload& w) {
   std::vector<std::string> out;
   for (const auto& m : asked) {
     if (m == "all") {
       for (const auto* info : sim::Registry<sim::DurationModel>::instance().all()) out.push_back(info->name);
     } else {
-      out.push_back(m);
+      out.push_back(sim::resolve_interference(m, w));  // auto: age where the kernels have co-run records
     }
   }
   return out;
@@ -158,7 +158,7 @@ int validate_command(const ValidateArgs& a) {
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
   const auto policies = a.policies == "all" ? sim::all_policy_names() : split_list(a.policies);
-  const auto models = model_names(a.models);
+  const auto models = model_names(a.models, w);
   // Bad names fail before the GPU is touched.
   for (const auto& p : policies)
     if (!sim::Registry<sim::Policy>::instance().find(p))
@@ -461,7 +461,10 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--workload,-w", a->workload, "Workload file (its kernels recorded by gpusched-live record)")
       ->required();
   cmd->add_option("--policy,-p", a->policies, "Policies, comma-separated, or 'all'");
-  cmd->add_option("--interference", a->models, "Interference models of the predictions, or 'all'")->expected(1, -1);
+  cmd->add_option("--interference", a->models,
+                  "Interference models of the predictions, or 'all' (default auto: age where the kernels have co-run "
+                  "records beside them, else none)")
+      ->expected(1, -1);
   cmd->add_option("--db", a->db, "Result store the predicted and live runs go to")->required();
   cmd->add_option("--gpu", a->gpu, "GPU preset or file instead of the workload's");
   cmd->add_option("--seed", a->seed, "Seed of the simulation and of the kernels' inputs");

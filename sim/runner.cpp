@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <map>
 
 #include "core/gpu_file.h"
@@ -60,6 +61,18 @@ class BlockTimeSum final : public EngineObserver {
   void on_piece(const BlockPiece& p) override { total += static_cast<double>(p.end - p.start); }
   double total = 0;
 };
+
+}  // namespace
+
+std::string resolve_interference(const std::string& name, const Workload& w) {
+  if (name != "auto") return name;
+  for (const auto& k : w.kernels)
+    if (k && !k->file.empty() && std::filesystem::exists(std::filesystem::path(k->file).parent_path() / "coruns.csv"))
+      return "age";
+  return "none";
+}
+
+namespace {
 
 std::unique_ptr<DurationModel> make_model(const std::string& name, const std::map<std::string, std::string>& params) {
   const auto* info = Registry<DurationModel>::instance().find(name);

@@ -60,6 +60,11 @@ struct LoadedWorkload {
   Workload workload;
   GpuSpec gpu;
 };
+// The interference model a run uses when asked for "auto" (the CLI's default): `age` where any of the workload's
+// kernels has co-run records beside its profile (coruns.csv: a recorded suite kernel; docs/interference.md says
+// why it predicts native runs best), else `none`. Any other name is returned unchanged.
+std::string resolve_interference(const std::string& name, const Workload& w);
+
 LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override, Warnings* warnings,
                                      const std::string& override_field, const std::string& how_to_choose);
 

@@ -103,6 +103,11 @@ class HeldOutPairs {
     return out;
   }
 
+  // The `age` model's parameters fitted on every pair (what the model fits from this file in a run).
+  sim::AgeParams age_fit_all() const {
+    return sim::fit_age(table_.records, gpu_, [&](const std::string& name) { return profile(name); });
+  }
+
   // Errors of the three-kernel rows under `corun` fitted on every pair (is the sum of pair slowdowns right?).
   std::vector<double> triple_errors(CoRunForm form) const {
     const sim::CoRunCoefficients all(table_.records, form);
@@ -319,6 +324,12 @@ int run_crossval(const CrossvalArgs& a) {
                nearest_rank(s, 0.9));
     row(m, "held-out-pairs", median_of(e), nearest_rank(e, 0.9), "", "");
   }
+  if (std::find(a.models.begin(), a.models.end(), "age") != a.models.end()) {
+    const auto p = held.age_fit_all();
+    std::string pressure;
+    for (const auto& [k, v] : p.pressure) pressure += fmt::format(" {} {:.2f}", k, v);
+    fmt::print("age fitted on every pair: gamma {:.2f}, kappa {:.3f}, pressure{}\n", p.gamma, p.kappa, pressure);
+  }
   for (CoRunForm form : {CoRunForm::Occupancy, CoRunForm::Ratio})
     if (const auto t = held.triple_errors(form); !t.empty())
       fmt::print(
@@ -354,8 +365,8 @@ int run_crossval(const CrossvalArgs& a) {
       const Workload& w = loaded.workload;
       fmt::print("\n{} ({} measured runs): per-launch mean block time error, makespan error, block KS\n", w.name,
                  ids.size());
-      fmt::print("{:<12} {:>10} {:>10} {:>10} {:>8} {:>12}\n", "model", "median %", "p90 %", "makespan %", "KS",
-                 "turn. med %");
+      fmt::print("{:<12} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12}\n", "model", "median %", "p90 %", "makespan %", "KS",
+                 "turn. med %", "turn. p90 %");
       std::vector<RunResult> measured;
       for (const auto& [db, id] : ids) measured.push_back(result_of(dbs[db].load_run(id)));
       for (const auto& m : a.models) {
@@ -374,7 +385,7 @@ int run_crossval(const CrossvalArgs& a) {
         sim::AloneTimeCache cache;
         const RunResult p = sim::run_workload(w, loaded.gpu, o, cache);
         const auto predicted_means = launch_block_means(w, p.schedule, true);
-        std::vector<double> med, p90, mk, ks, turn;
+        std::vector<double> med, p90, mk, ks, turn, turn90;
         for (const auto& r : measured) {
           const auto measured_means = launch_block_means(w, r.schedule, false);
           std::vector<double> err;
@@ -387,9 +398,10 @@ int run_crossval(const CrossvalArgs& a) {
           mk.push_back(e.makespan_pct);
           ks.push_back(e.block_ks);
           turn.push_back(e.turnaround_median_pct);
+          turn90.push_back(e.turnaround_p90_pct);
         }
-        fmt::print("{:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.4f} {:>12.2f}\n", m, median_of(med), median_of(p90),
-                   median_of(mk), median_of(ks), median_of(turn));
+        fmt::print("{:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.4f} {:>12.2f} {:>12.2f}\n", m, median_of(med),
+                   median_of(p90), median_of(mk), median_of(ks), median_of(turn), median_of(turn90));
         if (a.per_launch && !measured.empty()) {
           // The first measured run against the prediction, launch by launch: where the errors above come from.
           auto mt = launch_block_times(w, measured.front().schedule, false);

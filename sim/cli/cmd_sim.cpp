@@ -25,7 +25,7 @@ struct SimArgs {
   int gpus = 0;
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
-  std::string interference = "none";
+  std::string interference = "auto";
   std::string timeline;
   std::string stream_schedule;
   std::string format = "table";
@@ -89,6 +89,7 @@ void run_sim(const SimArgs& a) {
   if (a.block_time == "raw") select_block_time(loaded.workload, BlockTime::Raw);
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
+  const std::string interference = sim::resolve_interference(a.interference, w);
 
   std::vector<std::string> policies = a.policies == "all" ? sim::all_policy_names() : split(a.policies, ',');
   std::map<std::string, std::map<std::string, std::string>> params;
@@ -121,7 +122,7 @@ void run_sim(const SimArgs& a) {
     sim::RunOptions o;
     o.policy = p;
     o.policy_params = params[p];
-    o.interference = a.interference;
+    o.interference = interference;
     o.seed = a.seed;
     o.gpu_count = a.gpus;
     o.turnaround_from = a.turnaround_from == "arrival" ? TurnaroundFrom::Arrival : TurnaroundFrom::Release;
@@ -159,7 +160,7 @@ void run_sim(const SimArgs& a) {
         "workload {} on {} x{} ({} launches, {} blocks), interference {}{}, seed {}, data on the device at "
         "arrival{}\n",
         w.name, gpu.name, results.empty() ? 1 : results.front().gpu_count, w.launches.size(), w.total_blocks(),
-        a.interference, a.block_time == "raw" ? ", block time raw" : "", a.seed,
+        interference, a.block_time == "raw" ? ", block time raw" : "", a.seed,
         upload ? " (timeshare: uploaded by its first restore)" : "");
     if (a.turnaround_from == "arrival") fmt::print("turnaround from each launch's arrival, not its release\n");
   }
@@ -185,7 +186,10 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--gpus", a->gpus, "GPUs in the node (default: the workload's)")->check(CLI::Range(1, 64));
   cmd->add_option("--set", a->sets, "Policy parameter POLICY.PARAM=VALUE (repeatable)");
   cmd->add_option("--seed", a->seed, "Seed for random draws");
-  cmd->add_option("--interference", a->interference, "Interference model (none, residency, ...)");
+  cmd->add_option(
+      "--interference", a->interference,
+      "Interference model (none, residency, age, ...; auto: age where the kernels have co-run records beside them, "
+      "else none)");
   cmd->add_option("--block-time", a->block_time,
                   "What a recorded block takes in the replay: slot (its slot occupancy, dispatch to end) or raw "
                   "(end - start of its stamps)")

@@ -63,17 +63,21 @@ class AgeInterference final : public DurationModel {
       const KernelInfo& victim = info(*groups[g].kernel, gpu);
       if (!victim.params) continue;
       double u_older = 0.0, memory = 0.0;
+      int own = groups[g].blocks;
       for (std::size_t j = 0; j < groups.size(); ++j) {
         if (j == g) continue;
         const KernelInfo& other = info(*groups[j].kernel, gpu);
-        if (other.suite == victim.suite) continue;  // another launch of the same kernel: its recording holds that
+        if (other.suite == victim.suite) {  // another launch of the same kernel: its recording holds that
+          own += groups[j].blocks;
+          continue;
+        }
         if (j < g) u_older += utilisation(*groups[j].kernel, gpu, groups[j].blocks);
         memory += victim.params->pressure_of(other.suite) * groups[j].blocks / std::max(1, other.limit);
       }
       if (u_older == 0.0 && memory == 0.0 && !own_count_) continue;
       const double u_victim = utilisation(*groups[g].kernel, gpu, groups[g].blocks);
       double rate = std::exp(-age_log_slowdown(*victim.params, u_victim, u_older, memory));
-      if (own_count_) rate *= own_speed(*groups[g].kernel, groups[g].blocks);
+      if (own_count_) rate *= own_speed(*groups[g].kernel, own);
       rates[g] = rate;
     }
   }
@@ -168,7 +172,7 @@ GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, age, "age",
                           {"apply", gpusched::sim::ParamType::String, "life",
                            "life: re-time running blocks whenever their SM's launches change; dispatch: fix each "
                            "block's slowdown when it is placed (every co-runner older), for comparison"},
-                          {"own_count", gpusched::sim::ParamType::Bool, "false",
+                          {"own_count", gpusched::sim::ParamType::Bool, "true",
                            "also speed a launch's blocks up to its recording at its own count of blocks on the SM "
                            "when other launches hold the rest"}},
                          [](const gpusched::sim::Params& p) {

@@ -218,3 +218,18 @@ TEST(AgeModel, InvariantsAndDeterminismUnderEveryPolicyOnARecordedWorkload) {
 
 }  // namespace
 }  // namespace gpusched
+
+namespace gpusched {
+namespace {
+
+TEST(AgeModel, AutoIsAgeForRecordedKernelsWithCoRunsAndNoneElsewhere) {
+  const std::string dir = std::string(GPUSCHED_TRACES_DIR) + "/workloads/";
+  const auto recorded = sim::load_workload_and_gpu(dir + "live-h100.toml", "", nullptr, "--gpu", "");
+  const auto paper = sim::load_workload_and_gpu(dir + "default.toml", "", nullptr, "--gpu", "");
+  EXPECT_EQ(sim::resolve_interference("auto", recorded.workload), "age");       // traces/live/h100/coruns.csv
+  EXPECT_EQ(sim::resolve_interference("auto", paper.workload), "none");         // ERCBench: no co-run records
+  EXPECT_EQ(sim::resolve_interference("markov", recorded.workload), "markov");  // a name is kept
+}
+
+}  // namespace
+}  // namespace gpusched
