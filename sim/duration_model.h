@@ -60,6 +60,9 @@ class DurationModel {
   // group_rates for each launch's rate there (work per ns, 1 = as recorded) and re-times every running block's end
   // from the work it has left (docs/interference.md, "Slowdown over a block's life").
   virtual bool over_life() const { return false; }
+  // True when a launch alone on its SM always runs at rate 1 (its recording): the engine then skips SMs that hold
+  // one launch whose blocks are all at rate 1.
+  virtual bool lone_launch_at_rate_one() const { return true; }
   // rates[i] = the speed of groups[i]'s blocks with these groups on one SM (the engine clamps it to [1e-3, 1e3]).
   virtual void group_rates(const GpuSpec& /*gpu*/, std::span<const SmGroup> groups, std::span<double> rates) const {
     std::fill(rates.begin(), rates.end(), 1.0);

@@ -53,6 +53,7 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
   freed_mark_.assign(static_cast<std::size_t>(total), 0);
   dispatch_ps_ = static_cast<std::int64_t>(std::llround(config_.gpu.block_dispatch_ns * 1000.0));
   over_life_ = config_.durations && config_.durations->over_life();
+  lone_at_one_ = !over_life_ || config_.durations->lone_launch_at_rate_one();
   dispatcher_free_ps_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
   drain_requested_.assign(static_cast<std::size_t>(total), -1);
   launches_.resize(specs_.size());
@@ -271,7 +272,7 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   slot_position_[static_cast<std::size_t>(moved)] = position;
   res.pop_back();
   --launch.resident;
-  --launch.resident_per_sm[static_cast<std::size_t>(b.sm)];
+  if (--launch.resident_per_sm[static_cast<std::size_t>(b.sm)] == 0 && over_life_) --sm.launches_here;
   const int sm_id = b.sm;
   const TimeNs piece_start = b.start;
   const std::int32_t l = b.launch, block = b.block;
@@ -427,6 +428,7 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
     slot_position_[static_cast<std::size_t>(slot)] = static_cast<std::int32_t>(s.residents.size());
     s.residents.push_back(slot);
     ++launch.resident;
+    if (over_life_ && launch.resident_per_sm[static_cast<std::size_t>(sm)] == 0) ++s.launches_here;
     ++launch.resident_per_sm[static_cast<std::size_t>(sm)];
     if (!launch.suspended.empty()) {
       const SuspendedBlock sb = launch.suspended.front();
@@ -455,12 +457,9 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
           fresh && !config_.durations ? recorded_fresh_duration(launch, b.block) : block_duration(launch, b.block, sm);
       b.end = start + b.total;
     }
-    if (over_life_) {
-      // Its end is set by retime_sm below, with the rates of everything now on the SM.
+    if (over_life_) {  // at rate 1 until retime_sm below says otherwise
       const TimeNs work = b.total - b.done_before;
       life_[static_cast<std::size_t>(slot)] = LifeState{static_cast<double>(work), 1.0, start + b.restore, work};
-      b.end = -1;
-      continue;
     }
     push(b.end, QBlockEnd, static_cast<std::uint32_t>(slot), b.generation);
   }
@@ -475,7 +474,8 @@ double Engine::life_work_done(std::int32_t slot) const {
 }
 
 void Engine::retime_sm(int sm) {
-  const auto& s = sms_[static_cast<std::size_t>(sm)];
+  auto& s = sms_[static_cast<std::size_t>(sm)];
+  if (lone_at_one_ && s.launches_here <= 1 && !s.rated) return;  // one launch, all at rate 1: nothing can change
   auto& groups = group_scratch_;
   auto& owners = group_launch_scratch_;
   groups.clear();
@@ -492,7 +492,10 @@ void Engine::retime_sm(int sm) {
     }
     ++groups[i].blocks;
   }
-  if (groups.empty()) return;
+  if (groups.empty()) {
+    s.rated = false;
+    return;
+  }
   // Oldest first (first dispatch, then launch index): an SM holds few launches at once, so insertion sort.
   for (std::size_t i = 1; i < groups.size(); ++i)
     for (std::size_t j = i; j > 0; --j) {
@@ -504,12 +507,14 @@ void Engine::retime_sm(int sm) {
     }
   rate_scratch_.assign(groups.size(), 1.0);
   config_.durations->group_rates(config_.gpu, groups, rate_scratch_);
+  s.rated = false;
   for (const std::int32_t slot : s.residents) {
     auto& b = slots_[static_cast<std::size_t>(slot)];
     if (b.state != BlockState::Running) continue;
     std::size_t i = 0;
     while (owners[i] != b.launch) ++i;
     const double rate = std::clamp(rate_scratch_[i], 1e-3, 1e3);
+    if (rate != 1.0) s.rated = true;
     LifeState& life = life_[static_cast<std::size_t>(slot)];
     if (now_ > life.since) {
       life.left = std::max(0.0, life.left - static_cast<double>(now_ - life.since) * life.rate);

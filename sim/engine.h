@@ -166,6 +166,10 @@ struct SmState {
   int index = 0;                                                             // within its GPU
   int threads = 0, warps = 0, registers = 0, shared_memory = 0, blocks = 0;  // in use
   bool draining = false;
+  // Over-life models only: how many launches have blocks here, and whether any running block here has a rate other
+  // than 1 (while neither holds, a change on the SM cannot change a rate: Engine::retime_sm returns at once).
+  bool rated = false;
+  int launches_here = 0;
   // Context saves and restores of one SM share its bandwidth: they queue one after another on this channel.
   TimeNs switch_channel_free = 0;
   SlotList residents;  // resident block slots (no particular order)
@@ -363,6 +367,7 @@ class Engine {
     TimeNs work = 0;  // the piece's work when placed (total - done_before)
   };
   bool over_life_ = false;
+  bool lone_at_one_ = true;  // DurationModel::lone_launch_at_rate_one
   std::vector<LifeState> life_;
   std::vector<SmGroup> group_scratch_;
   std::vector<std::int32_t> group_launch_scratch_;

@@ -115,7 +115,17 @@ class AgeInterference final : public DurationModel {
     return it->second;
   }
 
+  // Fits are kept for the process (a file is fitted once however many runs use it: a sweep, --policy all).
   std::shared_ptr<const AgeParams> fit(const std::string& path) const {
+    static std::mutex fits_mutex;
+    static std::map<std::pair<std::string, std::string>, std::shared_ptr<const AgeParams>> fits;
+    std::lock_guard lock(fits_mutex);
+    auto& kept = fits[{path, profiles_dir_}];
+    if (!kept) kept = fit_now(path);
+    return kept;
+  }
+
+  std::shared_ptr<const AgeParams> fit_now(const std::string& path) const {
     const CoRunTable table = read_corun_records(path);
     const std::string gpu_name = table.provenance.count("gpu") ? table.provenance.at("gpu") : "";
     const GpuSpec* gpu = find_gpu_preset(gpu_name);

@@ -110,6 +110,7 @@ TEST(Preemption, ContextSwitchSavesAndResumes) {
 struct HalfSpeed final : DurationModel {
   TimeNs duration(const DurationQuery& q) const override { return recorded_duration(*q.kernel, q.block, q.draw_base); }
   bool over_life() const override { return true; }
+  bool lone_launch_at_rate_one() const override { return false; }
   void group_rates(const GpuSpec&, std::span<const SmGroup>, std::span<double> rates) const override {
     std::fill(rates.begin(), rates.end(), 0.5);
   }
