@@ -4,7 +4,7 @@
 # of its turnaround errors, and appending one row per execution to $OUT/executor.csv.
 #   bash live/adherence-on-device.sh TAG        (TAG names the GPU: h100, h200)
 # Environment: WORKLOADS (default "validate live bursts"), REPEATS (default 1), POLICIES (default the nine).
-# EXECUTOR: validate's --executor (default auto).
+# EXECUTOR: validate's --executor (default auto). INTERFERENCE: the models predicted and carried out (default none).
 set -uo pipefail
 tag=${1:?tag}
 bin=build/live/gpusched-live
@@ -18,7 +18,7 @@ policies=${POLICIES:-fifo,sjf,srtf,srtf-adaptive,mpmax,spatial,knapsack,chimera,
     for w in ${WORKLOADS:-validate live bursts}; do
       any=""
       [ "$w" = live ] && any=--any-gpu
-      $bin validate -w traces/workloads/$w-$tag.toml --policy "$policies" --interference none $any \
+      $bin validate -w traces/workloads/$w-$tag.toml --policy "$policies" --interference ${INTERFERENCE:-none} $any \
         --db /tmp/adherence-$w-$tag.db --csv "$out/executor.csv" --repeat "$r" ${EXECUTOR:+--executor $EXECUTOR}
       echo "validate $w repeat $r exit $?"
     done
