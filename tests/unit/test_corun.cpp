@@ -163,13 +163,7 @@ TimeNs block_time(const RunResult& r, int l) {
 }
 
 RunResult run_pair(const std::string& interference, std::map<std::string, std::string> params) {
-  const auto w = make_workload("w", {test::kernel("a-s1", 1, 128, {10000}), test::kernel("b-s1", 1, 128, {1000})},
-                               {test::launch("a", 0, 0), test::launch("b", 1, 100)});
-  sim::RunOptions o;
-  o.interference = interference;
-  o.interference_params = std::move(params);
-  sim::AloneTimeCache cache;
-  return sim::run_workload(w, test::gpu_with_sms("h100", 1), o, cache);
+  return test::run_pair(10000, 1000, interference, std::move(params));
 }
 
 TEST(CoRunModel, AppliesTheFittedSlowdownAtDispatch) {

@@ -23,7 +23,8 @@ std::shared_ptr<KernelProfile> kernel(const std::string& name, int blocks, int t
   k->context_bytes_per_block = context_bytes;
   RecordSet set;
   set.residency = 1;
-  for (int b = 0; b < blocks; ++b) set.duration_by_block.push_back(durations[static_cast<std::size_t>(b) % durations.size()]);
+  for (int b = 0; b < blocks; ++b)
+    set.duration_by_block.push_back(durations[static_cast<std::size_t>(b) % durations.size()]);
   finalize_record_set(set);
   k->record_sets.push_back(std::move(set));
   return k;
@@ -67,6 +68,17 @@ RunResult run(const Workload& w, const GpuSpec& gpu, const std::string& policy, 
   return sim::run_workload(w, gpu, o, cache);
 }
 
+RunResult run_pair(TimeNs a_time, TimeNs b_time, const std::string& interference,
+                   std::map<std::string, std::string> params) {
+  const auto w = make_workload("w", {kernel("a-s1", 1, 128, {a_time}), kernel("b-s1", 1, 128, {b_time})},
+                               {launch("a", 0, 0), launch("b", 1, 100)});
+  sim::RunOptions o;
+  o.interference = interference;
+  o.interference_params = std::move(params);
+  sim::AloneTimeCache cache;
+  return sim::run_workload(w, gpu_with_sms("h100", 1), o, cache);
+}
+
 std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunResult& r) {
   // Every block of every launch completes exactly once (flushed and switched-out pieces are re-runs); a
   // killed launch's blocks at most once.
@@ -78,7 +90,8 @@ std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunRes
   for (std::size_t l = 0; l < w.launches.size(); ++l)
     for (int b = 0; b < w.kernel_of(l).block_count(); ++b) {
       const int n = completions[{static_cast<int>(l), b}];
-      if (n != 1 && !(r.launches[l].killed && n == 0)) return fmt::format("launch {} block {} completed {} times", w.launches[l].id, b, n);
+      if (n != 1 && !(r.launches[l].killed && n == 0))
+        return fmt::format("launch {} block {} completed {} times", w.launches[l].id, b, n);
     }
   // Time never goes backwards: pieces are emitted in order of their end times, each ends after it starts.
   TimeNs last = 0;
@@ -110,8 +123,9 @@ std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunRes
       blocks += s;
       if (threads > gpu.max_threads_per_sm || warps > gpu.max_warps_per_sm || regs > gpu.registers_per_sm ||
           smem > gpu.shared_memory_per_sm || blocks > gpu.max_blocks_per_sm)
-        return fmt::format("GPU {} SM {} over a limit at t={}: {} threads, {} warps, {} registers, {} B shared, {} blocks",
-                           sm.first, sm.second, t, threads, warps, regs, smem, blocks);
+        return fmt::format(
+            "GPU {} SM {} over a limit at t={}: {} threads, {} warps, {} registers, {} B shared, {} blocks", sm.first,
+            sm.second, t, threads, warps, regs, smem, blocks);
     }
   }
   // Launches start after they arrive and after their dependencies finish. A policy that resubmits the
@@ -119,10 +133,12 @@ std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunRes
   const bool resubmitted = r.policy == "knapsack";
   for (std::size_t l = 0; l < w.launches.size(); ++l) {
     const auto& o = r.launches[l];
-    if (o.first_dispatch < w.launches[l].arrival) return fmt::format("launch {} dispatched before arrival", w.launches[l].id);
+    if (o.first_dispatch < w.launches[l].arrival)
+      return fmt::format("launch {} dispatched before arrival", w.launches[l].id);
     for (std::size_t d : resubmitted ? w.launches[l].after : w.dag.predecessors(l))
       if (o.first_dispatch < r.launches[d].finish)
-        return fmt::format("launch {} dispatched before its dependency {} finished", w.launches[l].id, w.launches[d].id);
+        return fmt::format("launch {} dispatched before its dependency {} finished", w.launches[l].id,
+                           w.launches[d].id);
   }
   return "";
 }

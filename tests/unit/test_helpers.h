@@ -1,5 +1,6 @@
 // Helpers shared by the tests: kernels and workloads built in code, running policies, invariant checks.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +28,11 @@ GpuSpec gpu_with_sms(const std::string& preset, int sms);
 
 RunResult run(const Workload& w, const GpuSpec& gpu, const std::string& policy, std::uint64_t seed = 1,
               int gpu_count = 1, std::map<std::string, std::string> params = {});
+
+// Two one-block launches on one SM of an h100 (128 threads each: both fit): a-s1's block of `a_time` ns arrives at 0,
+// b-s1's of `b_time` ns at 100, under fifo and the interference model `interference` with `params`.
+RunResult run_pair(TimeNs a_time, TimeNs b_time, const std::string& interference,
+                   std::map<std::string, std::string> params = {});
 
 // Checks the engine invariants on a finished run; returns "" or the first violation.
 std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunResult& r);

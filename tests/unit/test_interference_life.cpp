@@ -45,13 +45,7 @@ TimeNs end_of(const RunResult& r, int l) {
 
 RunResult run_two(TimeNs a_time, TimeNs b_time, const std::string& model,
                   std::map<std::string, std::string> params = {}) {
-  const auto w = make_workload("w", {test::kernel("a-s1", 1, 128, {a_time}), test::kernel("b-s1", 1, 128, {b_time})},
-                               {test::launch("a", 0, 0), test::launch("b", 1, 100)});
-  sim::RunOptions o;
-  o.interference = model;
-  o.interference_params = std::move(params);
-  sim::AloneTimeCache cache;
-  return sim::run_workload(w, test::gpu_with_sms("h100", 1), o, cache);
+  return test::run_pair(a_time, b_time, model, std::move(params));
 }
 
 TEST(OverLife, RunningBlocksAreRetimedWhenAnotherLaunchJoinsTheirSm) {
