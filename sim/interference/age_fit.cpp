@@ -41,7 +41,7 @@ double issue_utilisation(const KernelProfile& k, const GpuSpec& gpu, double bloc
 double age_log_slowdown(const AgeParams& p, double u_victim, double u_older, double memory) {
   double issue = 0.0;
   if (u_older > 0 && u_victim > 0)
-    issue = -p.gamma * std::log(1.0 - std::min(kMaxUtilisation, u_older)) * u_victim / (u_victim + p.kappa);
+    issue = -p.gamma * std::log(1.0 - std::min({kMaxUtilisation, p.u_cap, u_older})) * u_victim / (u_victim + p.kappa);
   return issue + memory;
 }
 
@@ -109,13 +109,18 @@ AgeParams fit_age(const std::vector<CoRunRecord>& records, const GpuSpec& gpu,
                   const std::function<const KernelProfile*(const std::string&)>& profile,
                   const std::function<bool(const std::string&, const std::string&)>& use) {
   const auto rows = rows_of(records, gpu, profile, use);
+  double u_cap = 0.0;
+  for (const auto& row : rows) u_cap = std::max(u_cap, row.u_partner);
+  if (u_cap <= 0.0) u_cap = kMaxUtilisation;
   AgeParams best;
+  best.u_cap = u_cap;
   double best_score = INFINITY;
   for (int gi = 0; gi <= 20; ++gi)
     for (const double kappa : {0.0, 0.025, 0.05, 0.1, 0.2, 0.4}) {
       AgeParams p;
       p.gamma = 0.5 + 0.05 * gi;
       p.kappa = kappa;
+      p.u_cap = u_cap;
       std::map<std::string, std::pair<double, double>> sums;  // partner -> (sum x*residual, sum x*x)
       for (const auto& row : rows) {
         auto& s = sums[row.partner];

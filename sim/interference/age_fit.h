@@ -31,6 +31,10 @@ double issue_utilisation(const KernelProfile& k, const GpuSpec& gpu, double bloc
 struct AgeParams {
   double gamma = 1.0;
   double kappa = 0.05;
+  // The older groups' summed utilisation is clamped here: the largest single partner's utilisation the fit saw, so
+  // that several older launches together (mpmax keeps many on an SM) do not extrapolate the slowdown past what was
+  // measured. 0.97 when not fitted.
+  double u_cap = 0.97;
   std::map<std::string, double> pressure;  // per suite kernel ("gather")
 
   double pressure_of(const std::string& suite_kernel) const {
