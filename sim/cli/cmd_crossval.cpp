@@ -328,7 +328,8 @@ int run_crossval(const CrossvalArgs& a) {
     const auto p = held.age_fit_all();
     std::string pressure;
     for (const auto& [k, v] : p.pressure) pressure += fmt::format(" {} {:.2f}", k, v);
-    fmt::print("age fitted on every pair: gamma {:.2f}, kappa {:.3f}, pressure{}\n", p.gamma, p.kappa, pressure);
+    fmt::print("age fitted on every pair: gamma {:.2f}, kappa {:.3f}, utilisation cap {:.2f}, pressure{}\n", p.gamma,
+               p.kappa, p.u_cap, pressure);
   }
   for (CoRunForm form : {CoRunForm::Occupancy, CoRunForm::Ratio})
     if (const auto t = held.triple_errors(form); !t.empty())
