@@ -44,11 +44,11 @@ fi
 if [[ $parts == *h100* ]]; then
 echo
 echo "Beyond the paper: the same mixes on the live suite's H100 recordings (s1; PC = gather, MM = sgemm, ST = stencil,"
-echo "BS = blackscholes, TEA = xtea), $instances instances, under three interference models"
+echo "BS = blackscholes, TEA = xtea), $instances instances, under four interference models"
 echo
 echo "| interference | mix | fifo | base | kernelet | kernelet-opt | kernelet vs base | kernelet vs fifo |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
-for model in none residency markov; do
+for model in ${H100_MODELS:-none residency markov age}; do
   for mix in CI MI MIX ALL; do
     w="$out/h100-$mix.toml"
     [[ -f $w ]] || $G gen kernelet-mix --mix $mix --traces traces/live/h100 --live-size s1 --instances "$instances" \
