@@ -49,9 +49,11 @@ RunDialog::RunDialog(const QString& db_path, QWidget* parent)
   }
   policies_->setMinimumHeight(160);
   form->addRow(tr("Policies:"), policies_);
+  // auto, as on the command line: age where the workload's kernels have co-run records beside them, else none.
+  interference_->addItem(QStringLiteral("auto"));
   for (const auto* info : sim::Registry<sim::DurationModel>::instance().all())
     interference_->addItem(QString::fromStdString(info->name));
-  interference_->setCurrentText(QStringLiteral("none"));
+  interference_->setCurrentText(QStringLiteral("auto"));
   form->addRow(tr("Interference:"), interference_);
   seed_->setRange(0, 1'000'000'000);
   seed_->setValue(1);
