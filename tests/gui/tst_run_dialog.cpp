@@ -43,6 +43,31 @@ class RunDialogTest : public QObject {
     QVERIFY(!s.schedule(1).pieces.empty());  // blocks kept for the timeline
   }
 
+  void auto_interference_is_resolved_before_the_run_is_stored() {
+    // The dialog's default, as on the command line: age for recorded kernels with co-run records beside them (the
+    // sjf pair: mriq and histogram recorded on an H100), stored under that name.
+    const QString db = dir_.filePath(QStringLiteral("auto.db"));
+    RunDialog dialog(db);
+    dialog.setShowErrorDialogs(false);
+    dialog.setWorkloadFile(QStringLiteral(GPUSCHED_TEST_DATA "/../../traces/workloads/sjf-pair-h100.toml"));
+    dialog.setPolicies({QStringLiteral("fifo")});
+    if (const QByteArray shot = qgetenv("GPUSCHED_SCREENSHOT"); !shot.isEmpty()) {
+      dialog.show();
+      QTest::qWait(50);
+      dialog.grab().save(QString::fromLocal8Bit(shot));
+    }
+    QSignalSpy finished(&dialog, &RunDialog::jobFinished);
+    dialog.start();
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+    const auto s = store::Store::open(db.toStdString(), store::Store::Mode::ReadOnly);
+    const auto runs = s.list_runs();
+    QCOMPARE(runs.size(), std::size_t{1});
+    // Stored with its parameters resolved: "age(coruns=,profiles=,apply=life,own_count=true)".
+    QVERIFY2(QString::fromStdString(runs.front().info.interference).startsWith(QStringLiteral("age(")),
+             runs.front().info.interference.c_str());
+  }
+
   void bad_workload_shows_the_readers_message() {
     RunDialog dialog(dir_.filePath(QStringLiteral("bad.db")));
     dialog.setShowErrorDialogs(false);
