@@ -64,6 +64,7 @@ class AgeInterference final : public DurationModel {
       if (!victim.params) continue;
       double u_older = 0.0, memory = 0.0;
       int own = groups[g].blocks;
+      bool others = false;  // launches of another kernel here (with only its own kernel's, it runs as recorded)
       for (std::size_t j = 0; j < groups.size(); ++j) {
         if (j == g) continue;
         const KernelInfo& other = info(*groups[j].kernel, gpu);
@@ -71,10 +72,11 @@ class AgeInterference final : public DurationModel {
           own += groups[j].blocks;
           continue;
         }
+        others = true;
         if (j < g) u_older += utilisation(*groups[j].kernel, gpu, groups[j].blocks);
         memory += victim.params->pressure_of(other.suite) * groups[j].blocks / std::max(1, other.limit);
       }
-      if (u_older == 0.0 && memory == 0.0 && !own_count_) continue;
+      if (!others || (u_older == 0.0 && memory == 0.0 && !own_count_)) continue;
       const double u_victim = utilisation(*groups[g].kernel, gpu, groups[g].blocks);
       double rate = std::exp(-age_log_slowdown(*victim.params, u_victim, u_older, memory));
       if (own_count_) rate *= own_speed(*groups[g].kernel, own);
