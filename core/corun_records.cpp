@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <string_view>
 
 #include "core/atomic_file.h"
@@ -150,6 +151,12 @@ std::string format_list(const std::vector<CoRunPartner>& ps, auto get) {
 }
 
 }  // namespace
+
+std::string corun_file_beside(const std::string& profile_file) {
+  if (profile_file.empty()) return "";
+  const auto path = std::filesystem::path(profile_file).parent_path() / "coruns.csv";
+  return std::filesystem::exists(path) ? path.string() : "";
+}
 
 std::string suite_kernel_of(const std::string& profile_name) {
   const auto dash = profile_name.rfind("-s");

@@ -46,6 +46,10 @@ struct CoRunTable {
 // Co-run coefficients are kept per suite kernel, so that one recorded size serves the others.
 std::string suite_kernel_of(const std::string& profile_name);
 
+// The co-run records beside a kernel profile file (coruns.csv in its folder, where the interference models that
+// are fitted from co-runs look by default), or "" when the profile has no file or there is none.
+std::string corun_file_beside(const std::string& profile_file);
+
 // Parses co-run records; throws InputError naming the file, line and field of the first problem.
 CoRunTable parse_corun_records(const std::string& text, const std::string& name);
 CoRunTable read_corun_records(const std::string& path);

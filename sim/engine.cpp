@@ -466,11 +466,17 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
   if (over_life_) retime_sm(sm);
 }
 
+namespace {
+// The work a running piece has left at `now` (the rate has held since life.since).
+template <class Life>
+double left_at(const Life& life, TimeNs now) {
+  return now > life.since ? std::max(0.0, life.left - static_cast<double>(now - life.since) * life.rate) : life.left;
+}
+}  // namespace
+
 double Engine::life_work_done(std::int32_t slot) const {
   const LifeState& life = life_[static_cast<std::size_t>(slot)];
-  double left = life.left;
-  if (now_ > life.since) left = std::max(0.0, left - static_cast<double>(now_ - life.since) * life.rate);
-  return static_cast<double>(life.work) - left;
+  return static_cast<double>(life.work) - left_at(life, now_);
 }
 
 void Engine::retime_sm(int sm) {
@@ -517,7 +523,7 @@ void Engine::retime_sm(int sm) {
     if (rate != 1.0) s.rated = true;
     LifeState& life = life_[static_cast<std::size_t>(slot)];
     if (now_ > life.since) {
-      life.left = std::max(0.0, life.left - static_cast<double>(now_ - life.since) * life.rate);
+      life.left = left_at(life, now_);
       life.since = now_;
     }
     life.rate = rate;

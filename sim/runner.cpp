@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <array>
-#include <filesystem>
 #include <map>
 
+#include "core/corun_records.h"
 #include "core/gpu_file.h"
 #include "core/workload_io.h"
 #include "sim/policy.h"
@@ -67,8 +67,7 @@ class BlockTimeSum final : public EngineObserver {
 std::string resolve_interference(const std::string& name, const Workload& w) {
   if (name != "auto") return name;
   for (const auto& k : w.kernels)
-    if (k && !k->file.empty() && std::filesystem::exists(std::filesystem::path(k->file).parent_path() / "coruns.csv"))
-      return "age";
+    if (k && !corun_file_beside(k->file).empty()) return "age";
   return "none";
 }
 

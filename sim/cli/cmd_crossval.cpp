@@ -285,14 +285,11 @@ std::vector<std::vector<double>> launch_block_times(const Workload& w, const Sch
 // Per launch: mean block time (end - start of its pieces; the prediction's in raw-equivalent time, as
 // prediction_errors compares them).
 std::vector<double> launch_block_means(const Workload& w, const Schedule& s, bool predicted) {
-  std::vector<double> sum(w.launches.size()), n(w.launches.size());
-  for (const auto& piece : s.pieces) {
-    const double d = predicted ? raw_equivalent_ns(w, piece) : static_cast<double>(piece.end - piece.start);
-    sum[static_cast<std::size_t>(piece.launch)] += d;
-    n[static_cast<std::size_t>(piece.launch)] += 1;
-  }
-  for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = n[i] > 0 ? sum[i] / n[i] : 0;
-  return sum;
+  std::vector<double> means;
+  for (const auto& times : launch_block_times(w, s, predicted))
+    means.push_back(
+        times.empty() ? 0.0 : std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size()));
+  return means;
 }
 
 int run_crossval(const CrossvalArgs& a) {

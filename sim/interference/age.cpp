@@ -73,11 +73,11 @@ class AgeInterference final : public DurationModel {
           continue;
         }
         others = true;
-        if (j < g) u_older += utilisation(*groups[j].kernel, gpu, groups[j].blocks);
+        if (j < g) u_older += utilisation(other, *groups[j].kernel, gpu, groups[j].blocks);
         memory += victim.params->pressure_of(other.suite) * groups[j].blocks / std::max(1, other.limit);
       }
       if (!others || (u_older == 0.0 && memory == 0.0 && !own_count_)) continue;
-      const double u_victim = utilisation(*groups[g].kernel, gpu, groups[g].blocks);
+      const double u_victim = utilisation(victim, *groups[g].kernel, gpu, groups[g].blocks);
       double rate = std::exp(-age_log_slowdown(*victim.params, u_victim, u_older, memory));
       if (own_count_) rate *= own_speed(*groups[g].kernel, own);
       rates[g] = rate;
@@ -89,6 +89,8 @@ class AgeInterference final : public DurationModel {
     const AgeParams* params = nullptr;
     std::string suite;
     int limit = 1;
+    // issue_utilisation by blocks per SM, worked out when first needed (-1: not yet)
+    mutable std::vector<double> utilisation;
   };
 
   // Callers hold mutex_.
@@ -110,11 +112,12 @@ class AgeInterference final : public DurationModel {
     return own > 0 ? k.record_sets.back().mean_ns / own : 1.0;
   }
 
-  double utilisation(const KernelProfile& k, const GpuSpec& gpu, int blocks) const {
-    const auto key = std::make_pair(&k, blocks);
-    auto it = utilisation_.find(key);
-    if (it == utilisation_.end()) it = utilisation_.emplace(key, issue_utilisation(k, gpu, blocks)).first;
-    return it->second;
+  // Callers hold mutex_.
+  static double utilisation(const KernelInfo& i, const KernelProfile& k, const GpuSpec& gpu, int blocks) {
+    const auto n = static_cast<std::size_t>(std::max(blocks, 0));
+    if (n >= i.utilisation.size()) i.utilisation.resize(n + 1, -1.0);
+    if (i.utilisation[n] < 0) i.utilisation[n] = issue_utilisation(k, gpu, blocks);
+    return i.utilisation[n];
   }
 
   // Fits are kept for the process (a file is fitted once however many runs use it: a sweep, --policy all).
@@ -154,10 +157,10 @@ class AgeInterference final : public DurationModel {
 
   const AgeParams* params_for(const KernelProfile& k) const {
     if (fixed_) return fixed_.get();
-    if (k.file.empty()) return nullptr;
-    const auto path = (std::filesystem::path(k.file).parent_path() / "coruns.csv").string();
+    const std::string path = corun_file_beside(k.file);
+    if (path.empty()) return nullptr;
     auto it = by_file_.find(path);
-    if (it == by_file_.end()) it = by_file_.emplace(path, std::filesystem::exists(path) ? fit(path) : nullptr).first;
+    if (it == by_file_.end()) it = by_file_.emplace(path, fit(path)).first;
     return it->second.get();
   }
 
@@ -168,7 +171,6 @@ class AgeInterference final : public DurationModel {
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const AgeParams>> by_file_;
   mutable std::unordered_map<const KernelProfile*, KernelInfo> kernels_;
-  mutable std::map<std::pair<const KernelProfile*, int>, double> utilisation_;
 };
 
 }  // namespace

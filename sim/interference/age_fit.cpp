@@ -5,6 +5,7 @@
 
 #include "core/markov_model.h"
 #include "core/occupancy.h"
+#include "core/prediction_errors.h"
 #include "sim/interference/corun_fit.h"
 
 namespace gpusched::sim {
@@ -80,13 +81,6 @@ double issue_part(const AgeParams& p, const Row& row) {
   return row.partner_older ? age_log_slowdown(p, row.u_victim, row.u_partner, 0.0) : 0.0;
 }
 
-// nearest-rank quantile of a copy
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
-  return v[std::min(v.size(), std::max<std::size_t>(rank, 1)) - 1];
-}
 }  // namespace
 
 double age_predict(const AgeParams& p, const CoRunRecord& r, const GpuSpec& gpu,
@@ -134,7 +128,7 @@ AgeParams fit_age(const std::vector<CoRunRecord>& records, const GpuSpec& gpu,
         const double predicted = std::exp(issue_part(p, row) + p.pressure_of(row.partner) * row.share);
         errors.push_back(std::abs(predicted - std::exp(row.observed)) / std::exp(row.observed));
       }
-      const double score = quantile(errors, 0.5) + 0.2 * quantile(errors, 0.9);
+      const double score = nearest_rank(errors, 0.5) + 0.2 * nearest_rank(errors, 0.9);
       if (score < best_score) {
         best_score = score;
         best = p;

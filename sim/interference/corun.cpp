@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -96,11 +95,10 @@ class CoRunInterference final : public DurationModel {
 
   const CoRunCoefficients* coefficients_for(const KernelProfile& k) const {
     if (fixed_) return fixed_.get();
-    if (k.file.empty()) return nullptr;
-    const auto path = (std::filesystem::path(k.file).parent_path() / "coruns.csv").string();
+    const std::string path = corun_file_beside(k.file);
+    if (path.empty()) return nullptr;
     auto it = by_dir_.find(path);
-    if (it == by_dir_.end())
-      it = by_dir_.emplace(path, std::filesystem::exists(path) ? load(path, form_, order_) : nullptr).first;
+    if (it == by_dir_.end()) it = by_dir_.emplace(path, load(path, form_, order_)).first;
     return it->second.get();
   }
 
