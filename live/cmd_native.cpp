@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
 
 #include "core/content_hash.h"
@@ -34,6 +35,7 @@ struct NativeArgs {
   int alone_repeats = 11;
   std::uint64_t seed = 1;
   double timeout_s = 60;
+  double lead_in_us = 300;
   bool per_launch = false;
 };
 
@@ -117,7 +119,8 @@ int native_command(const NativeArgs& a) {
     auto info = sim::describe_sim_run(w, workload_hash, gpu, o);
     info.workload_file = a.workload;
     info.started_at = store::utc_now_iso8601();
-    NativeExecution ex = run_native(w, launches, a.timeout_s, priorities);
+    NativeExecution ex =
+        run_native(w, launches, {a.timeout_s, priorities, static_cast<TimeNs>(a.lead_in_us * 1000.0)});
     RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
     measured.policy = "native";
     if (r == 1 && !a.timeline.empty()) {
@@ -132,11 +135,24 @@ int native_command(const NativeArgs& a) {
     print_errors("raw, untimed (before)", r, eb, measured.metrics.makespan, before.metrics.makespan);
     fmt::print("  host issue lag at most {}, clocks lined up within {}\n", format_duration(ex.max_issue_lag),
                format_duration(ex.clock_uncertainty));
+    if (!ex.call_ns.empty()) {
+      std::vector<TimeNs> calls = ex.call_ns;
+      std::sort(calls.begin(), calls.end());
+      fmt::print("  launch calls on the host took {} (the first), {} (median), {} (longest)\n",
+                 format_duration(ex.call_ns.front()), format_duration(calls[calls.size() / 2]),
+                 format_duration(calls.back()));
+    }
+    // Per launch, beside the turnarounds: when its first block started after the host's call (measured) and after
+    // its arrival (predicted), which shows the front end's latency where the GPU was idle at the call.
     if (a.per_launch)
       for (std::size_t i = 0; i < w.launches.size(); ++i)
-        fmt::print("  {:<20} measured {:>12} predicted {:>12} before {:>12}\n", w.launches[i].id,
-                   format_duration(measured.launches[i].turnaround), format_duration(predicted.launches[i].turnaround),
-                   format_duration(before.launches[i].turnaround));
+        fmt::print("  {:<20} measured {:>12} predicted {:>12} before {:>12}  first block {:>10} after the call, "
+                   "{:>10} after arrival (predicted {:>10})\n",
+                   w.launches[i].id, format_duration(measured.launches[i].turnaround),
+                   format_duration(predicted.launches[i].turnaround), format_duration(before.launches[i].turnaround),
+                   format_duration(measured.launches[i].first_dispatch - ex.called[i]),
+                   format_duration(measured.launches[i].first_dispatch - w.launches[i].arrival),
+                   format_duration(predicted.launches[i].first_dispatch - w.launches[i].arrival));
     rows.push_back(native_csv_row(w.name, gpu.name, a.policy, r, e));
     if (db) {
       info.finished_at = store::utc_now_iso8601();
@@ -190,7 +206,11 @@ void add_native_command(CLI::App& app, int& result) {
   cmd->add_option("--timeline", a->timeline,
                   "Write the first repeat's measured Schedule here (.json for Perfetto, else CSV) and the prediction's "
                   "beside it (FILE.predicted.ext)");
-  cmd->add_flag("--per-launch", a->per_launch, "Print every launch's measured and predicted turnaround");
+  cmd->add_flag("--per-launch", a->per_launch,
+                "Print every launch's measured and predicted turnaround, and when its first block started");
+  cmd->add_option("--lead-in", a->lead_in_us,
+                  "Microseconds the host waits between lining up the clocks and the run's t = 0")
+      ->check(CLI::Range(0.0, 1e6));
   cmd->callback([a, &result] { result = native_command(*a); });
 }
 

@@ -312,7 +312,7 @@ int validate_command(const ValidateArgs& a) {
                             "needed): their order among themselves is the hardware's",
                             policy, lp.clamped, lp.levels_given, lp.levels_needed));
         }
-        ex.schedule = run_native(w, native_launches, a.timeout_s, priorities).schedule;
+        ex.schedule = run_native(w, native_launches, {a.timeout_s, priorities}).schedule;
       } else {
         ex = time_shared ? execute_timeshare(steps, own_launches(), eo) : execute_plan(plan, exec, eo);
       }

@@ -13,8 +13,10 @@
 
 namespace gpusched::live {
 
-NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches, double timeout_s,
-                           const std::vector<int>& priorities) {
+NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches,
+                           const NativeRunOptions& options) {
+  const double timeout_s = options.timeout_s;
+  const std::vector<int>& priorities = options.priorities;
   const std::size_t n = w.launches.size();
   // A launch can be issued once its arrival has come and every launch it waits on has been issued (an `after`
   // may name a later launch): the host issues in that order.
@@ -62,8 +64,11 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       if (!name.empty()) streams[name] = s;
     }
     // Warm-up: every kernel once, in the instrumented variant the run launches (first-launch costs stay out of the
-    // measurement), then the records cleared again. (The run's first launch still starts 23-32 us after its host
-    // call on an H100, against 8.9 us calibrated: not this function's first launch; docs/validation.md.)
+    // measurement), then the records cleared again.
+    // The clocks are lined up first: the synchronisation's kernel, stream and mapped host memory are released
+    // when it ends, and the next launch call after that took 15-21 us on an H100's host instead of 8-13 us
+    // (docs/validation.md, "Launch latency on an idle GPU"); the warm-up launches below absorb that.
+    const ClockSync sync = sync_clocks(500, timeout_s);
     std::vector<const SuiteKernel*> warmed;
     for (std::size_t i = 0; i < n; ++i) {
       if (std::find(warmed.begin(), warmed.end(), launches[i].kernel) != warmed.end()) continue;
@@ -75,19 +80,21 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(launches[i].shape.blocks)));
     GPUSCHED_CUDA(cudaDeviceSynchronize());
 
-    const ClockSync sync = sync_clocks(500, timeout_s);
     NativeExecution out;
     out.clock_uncertainty = sync.rtt_ns / 2;
-    const std::int64_t t0 = host_now_ns() + 300'000;  // the host's t = 0, a little ahead to get going
+    out.called.assign(n, 0);
+    const std::int64_t t0 = host_now_ns() + options.lead_in_ns;  // the host's t = 0, a little ahead to get going
     for (const std::size_t i : order) {
       const std::int64_t due = t0 + issue_at[i];
       while (host_now_ns() < due) {
       }
       const std::int64_t called = host_now_ns();
       out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
+      out.called[i] = called - t0;
       for (const std::size_t p : w.dag.predecessors(i))
         if (stream_of[p] != stream_of[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], done[p], 0));
       launches[i].kernel->launch(launches[i].shape, 0, records[i], stream_of[i]);
+      out.call_ns.push_back(host_now_ns() - called);
       GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
     }
     for (auto s : owned) wait_for(s, timeout_s, "native run of " + w.name);

@@ -23,12 +23,20 @@ struct NativeExecution {
   Schedule schedule;             // every block, from the host's t = 0 on the GPU clock
   TimeNs max_issue_lag = 0;      // the latest a launch call came after its arrival (the host's own delay)
   TimeNs clock_uncertainty = 0;  // half the clock synchronisation's round trip
+  std::vector<TimeNs> call_ns;   // per launch in issue order: how long the launch call took on the host
+  std::vector<TimeNs> called;    // per launch: when the host called the launch, from t = 0 (its issue lag included)
+};
+
+struct NativeRunOptions {
+  double timeout_s = 60;
+  std::vector<int> priorities;     // empty: one CUDA stream per workload stream
+  TimeNs lead_in_ns = 300'000;     // host time between the clock synchronisation and t = 0
 };
 
 // Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`. With `priorities` (one CUDA stream
 // priority per launch, launch_priorities.h) every launch gets a stream of its own at its priority, and waits for
 // the launches before it in its workload stream (and its explicit dependencies) through events.
-NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches, double timeout_s,
-                           const std::vector<int>& priorities = {});
+NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches,
+                           const NativeRunOptions& options);
 
 }  // namespace gpusched::live
