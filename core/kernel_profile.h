@@ -79,6 +79,10 @@ struct KernelProfile {
   std::optional<double> pur;           // Kernelet's pipeline utilisation ratio, where known
   std::optional<double> mur;           // Kernelet's memory-bandwidth utilisation ratio, where known
   std::vector<RecordSet> record_sets;  // sorted by residency
+  // How many of this kernel's own blocks one block of another kernel (by profile name) weighs as on a shared SM,
+  // fitted from native runs (scripts/fit-equivalent-blocks.py; the `equivalent` interference model,
+  // docs/interference.md "Equivalent residency"). Absent: 1.
+  std::map<std::string, double> equivalent_blocks;
   // Where recorded traces come from (device, driver, timer resolution, date, command): free text by key.
   std::map<std::string, std::string> provenance;
 

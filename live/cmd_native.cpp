@@ -119,8 +119,7 @@ int native_command(const NativeArgs& a) {
     auto info = sim::describe_sim_run(w, workload_hash, gpu, o);
     info.workload_file = a.workload;
     info.started_at = store::utc_now_iso8601();
-    NativeExecution ex =
-        run_native(w, launches, {a.timeout_s, priorities, static_cast<TimeNs>(a.lead_in_us * 1000.0)});
+    NativeExecution ex = run_native(w, launches, {a.timeout_s, priorities, static_cast<TimeNs>(a.lead_in_us * 1000.0)});
     RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
     measured.policy = "native";
     if (r == 1 && !a.timeline.empty()) {
@@ -146,13 +145,14 @@ int native_command(const NativeArgs& a) {
     // its arrival (predicted), which shows the front end's latency where the GPU was idle at the call.
     if (a.per_launch)
       for (std::size_t i = 0; i < w.launches.size(); ++i)
-        fmt::print("  {:<20} measured {:>12} predicted {:>12} before {:>12}  first block {:>10} after the call, "
-                   "{:>10} after arrival (predicted {:>10})\n",
-                   w.launches[i].id, format_duration(measured.launches[i].turnaround),
-                   format_duration(predicted.launches[i].turnaround), format_duration(before.launches[i].turnaround),
-                   format_duration(measured.launches[i].first_dispatch - ex.called[i]),
-                   format_duration(measured.launches[i].first_dispatch - w.launches[i].arrival),
-                   format_duration(predicted.launches[i].first_dispatch - w.launches[i].arrival));
+        fmt::print(
+            "  {:<20} measured {:>12} predicted {:>12} before {:>12}  first block {:>10} after the call, "
+            "{:>10} after arrival (predicted {:>10})\n",
+            w.launches[i].id, format_duration(measured.launches[i].turnaround),
+            format_duration(predicted.launches[i].turnaround), format_duration(before.launches[i].turnaround),
+            format_duration(measured.launches[i].first_dispatch - ex.called[i]),
+            format_duration(measured.launches[i].first_dispatch - w.launches[i].arrival),
+            format_duration(predicted.launches[i].first_dispatch - w.launches[i].arrival));
     rows.push_back(native_csv_row(w.name, gpu.name, a.policy, r, e));
     if (db) {
       info.finished_at = store::utc_now_iso8601();
@@ -191,8 +191,10 @@ void add_native_command(CLI::App& app, int& result) {
       ->required();
   cmd->add_option("--gpu", a->gpu,
                   "GPU preset or file for the prediction (e.g. a calibration) instead of the workload's");
-  cmd->add_option("--interference", a->interference,
-                  "Interference model of the prediction (auto: age where the kernels have co-run records, else none)");
+  cmd->add_option(
+      "--interference", a->interference,
+      "Interference model of the prediction (auto: equivalent where the kernels' profiles have fitted weights, "
+      "else age where they have co-run records, else none)");
   cmd->add_option("--policy,-p", a->policy,
                   "Policy of the prediction: fifo (launched in arrival order), or sjf or knapsack (plans that only "
                   "order whole launches, carried out through CUDA stream priorities)")

@@ -67,6 +67,8 @@ class BlockTimeSum final : public EngineObserver {
 std::string resolve_interference(const std::string& name, const Workload& w) {
   if (name != "auto") return name;
   for (const auto& k : w.kernels)
+    if (k && !k->equivalent_blocks.empty()) return "equivalent";
+  for (const auto& k : w.kernels)
     if (k && !corun_file_beside(k->file).empty()) return "age";
   return "none";
 }

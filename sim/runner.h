@@ -60,9 +60,10 @@ struct LoadedWorkload {
   Workload workload;
   GpuSpec gpu;
 };
-// The interference model a run uses when asked for "auto" (the CLI's default): `age` where any of the workload's
-// kernels has co-run records beside its profile (coruns.csv: a recorded suite kernel; docs/interference.md says
-// why it predicts native runs best), else `none`. Any other name is returned unchanged.
+// The interference model a run uses when asked for "auto" (the CLI's default): `equivalent` where any of the
+// workload's kernels has fitted weights in its profile ([equivalent_blocks]), else `age` where any has co-run records
+// beside its profile (coruns.csv), else `none` (docs/interference.md says why, in that order, they predict native
+// runs best). Any other name is returned unchanged.
 std::string resolve_interference(const std::string& name, const Workload& w);
 
 LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override, Warnings* warnings,

@@ -51,7 +51,7 @@ SimJobResult run_sim_job(const SimJobRequest& request, const std::function<bool(
     if (!progress(base)) throw SimJobCancelled();
     sim::RunOptions o;
     o.policy = base.policy;
-    o.interference = sim::resolve_interference(request.interference, w);  // auto -> age or none, stored as such
+    o.interference = sim::resolve_interference(request.interference, w);  // auto -> equivalent, age or none, stored as such
     o.seed = request.seed;
     o.gpu_count = request.gpu_count;
     o.keep_schedule = request.keep_blocks;

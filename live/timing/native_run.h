@@ -29,8 +29,8 @@ struct NativeExecution {
 
 struct NativeRunOptions {
   double timeout_s = 60;
-  std::vector<int> priorities;     // empty: one CUDA stream per workload stream
-  TimeNs lead_in_ns = 300'000;     // host time between the clock synchronisation and t = 0
+  std::vector<int> priorities;  // empty: one CUDA stream per workload stream
+  TimeNs lead_in_ns = 300'000;  // host time between the clock synchronisation and t = 0
 };
 
 // Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`. With `priorities` (one CUDA stream

@@ -44,8 +44,8 @@ class RunDialogTest : public QObject {
   }
 
   void auto_interference_is_resolved_before_the_run_is_stored() {
-    // The dialog's default, as on the command line: age for recorded kernels with co-run records beside them (the
-    // sjf pair: mriq and histogram recorded on an H100), stored under that name.
+    // The dialog's default, as on the command line: equivalent for recorded kernels whose profiles have fitted
+    // weights (the sjf pair: mriq and histogram recorded on an H100), stored under that name.
     const QString db = dir_.filePath(QStringLiteral("auto.db"));
     RunDialog dialog(db);
     dialog.setShowErrorDialogs(false);
@@ -63,8 +63,8 @@ class RunDialogTest : public QObject {
     const auto s = store::Store::open(db.toStdString(), store::Store::Mode::ReadOnly);
     const auto runs = s.list_runs();
     QCOMPARE(runs.size(), std::size_t{1});
-    // Stored with its parameters resolved: "age(coruns=,profiles=,apply=life,own_count=true)".
-    QVERIFY2(QString::fromStdString(runs.front().info.interference).startsWith(QStringLiteral("age(")),
+    // Stored with its parameters resolved: "equivalent(unfitted=1)".
+    QVERIFY2(QString::fromStdString(runs.front().info.interference).startsWith(QStringLiteral("equivalent(")),
              runs.front().info.interference.c_str());
   }
 

@@ -216,11 +216,22 @@ TEST(AgeModel, InvariantsAndDeterminismUnderEveryPolicyOnARecordedWorkload) {
 namespace gpusched {
 namespace {
 
-TEST(AgeModel, AutoIsAgeForRecordedKernelsWithCoRunsAndNoneElsewhere) {
+TEST(AgeModel, AutoIsEquivalentWithFittedWeightsAgeWithCoRunsAndNoneElsewhere) {
   const std::string dir = std::string(GPUSCHED_TRACES_DIR) + "/workloads/";
   const auto recorded = sim::load_workload_and_gpu(dir + "live-h100.toml", "", nullptr, "--gpu", "");
   const auto paper = sim::load_workload_and_gpu(dir + "default.toml", "", nullptr, "--gpu", "");
-  EXPECT_EQ(sim::resolve_interference("auto", recorded.workload), "age");       // traces/live/h100/coruns.csv
+  // traces/live/h100's profiles carry [equivalent_blocks] (scripts/fit-equivalent-blocks.py)
+  EXPECT_EQ(sim::resolve_interference("auto", recorded.workload), "equivalent");
+  auto without_weights = recorded.workload;
+  std::vector<KernelProfile> copies;
+  copies.reserve(without_weights.kernels.size());
+  for (auto& k : without_weights.kernels) {
+    copies.push_back(*k);
+    copies.back().equivalent_blocks.clear();
+  }
+  for (std::size_t i = 0; i < copies.size(); ++i)
+    without_weights.kernels[i] = std::shared_ptr<const KernelProfile>(&copies[i], [](const KernelProfile*) {});
+  EXPECT_EQ(sim::resolve_interference("auto", without_weights), "age");         // traces/live/h100/coruns.csv
   EXPECT_EQ(sim::resolve_interference("auto", paper.workload), "none");         // ERCBench: no co-run records
   EXPECT_EQ(sim::resolve_interference("markov", recorded.workload), "markov");  // a name is kept
 }

@@ -179,3 +179,37 @@ TEST(ProfileReader, CountedTrafficAndUncoalescedFraction) {
   EXPECT_EQ(refused("dram_bytes_per_block = -1"),
             "k.toml:7:24: field 'dram_bytes_per_block': expected a non-negative number, found -1");
 }
+
+namespace gpusched {
+namespace {
+
+TEST(ProfileReader, EquivalentBlocksRoundTripAndBadWeights) {
+  SyntheticProfileSpec s;
+  s.name = "eq";
+  s.gpu = "h100";
+  s.blocks = 64;
+  s.mean_block_ns = 1000;
+  auto g = synthesize_profile(s);
+  g.profile.equivalent_blocks = {{"histogram-s1", 1.618}, {"xtea-s2", 0.0}};
+  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_eq").string();
+  write_kernel_profile(dir, g.profile, g.records);
+  Warnings w;
+  const auto k = read_kernel_profile(dir + "/eq.kernel.toml", &w);
+  EXPECT_TRUE(w.empty()) << w.front();
+  EXPECT_EQ(k.equivalent_blocks, g.profile.equivalent_blocks);
+  std::filesystem::remove_all(dir);
+  const std::string head =
+      "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\nregisters_per_thread = 8\n";
+  // A negative weight, a weight past 64 blocks and text each name the table and the key.
+  for (const std::string bad : {"\"sad-s1\" = -0.5", "\"sad-s1\" = 65", "\"sad-s1\" = \"two\""}) {
+    try {
+      parse_kernel_profile(head + "[equivalent_blocks]\n" + bad + "\n", "k.toml", "", &w);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("equivalent_blocks.sad-s1"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpusched

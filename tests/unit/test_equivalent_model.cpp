@@ -1,0 +1,73 @@
+// The `equivalent` interference model (equivalent residency over a block's life), by hand.
+#include <gtest/gtest.h>
+
+#include "sim/duration_model.h"
+#include "sim/registry.h"
+#include "test_helpers.h"
+
+namespace gpusched {
+namespace {
+
+std::unique_ptr<sim::DurationModel> equivalent(std::map<std::string, std::string> params = {}) {
+  const auto* info = sim::Registry<sim::DurationModel>::instance().find("equivalent");
+  EXPECT_NE(info, nullptr);
+  return info->make(sim::Params::resolve("equivalent", info->params, params));
+}
+
+// k's record sets: residency 2 at 100 ns a block, residency 4 (its primary) at 200 ns: 50 ns a block more per
+// block on the SM, and along that slope past residency 4.
+std::shared_ptr<KernelProfile> victim() {
+  auto k = test::kernel("k-s1", 264, 128, {200});
+  k->record_sets.back().residency = 4;
+  test::add_record_set(*k, 2, 100);
+  k->equivalent_blocks["j-s1"] = 1.5;
+  return k;
+}
+
+std::vector<double> rates(const sim::DurationModel& m, std::vector<sim::SmGroup> groups) {
+  std::vector<double> out(groups.size());
+  m.group_rates(test::gpu_with_sms("h100", 132), groups, out);
+  return out;
+}
+
+TEST(EquivalentModel, OtherBlocksCountAsTheirFittedWeightInOwnBlocks) {
+  const auto k = victim();
+  const auto j = test::kernel("j-s1", 264, 128, {300});  // one record set: no curve, runs as recorded
+  const auto m = test::kernel("m-s1", 264, 128, {300});  // no weight fitted for k <- m: 1
+  const auto model = equivalent();
+  ASSERT_TRUE(model->over_life());
+  // 2 of k's blocks beside 2 of j's: r_eff = 2 + 1.5 x 2 = 5 -> 200 + 50 x (5 - 4) = 250 ns: rate 200 / 250.
+  auto r = rates(*model, {{k.get(), 2, 0}, {j.get(), 2, 1}});
+  EXPECT_DOUBLE_EQ(r[0], 0.8);
+  EXPECT_DOUBLE_EQ(r[1], 1.0);
+  // Beside 2 of m's (weight 1): r_eff = 4, the recording's own residency: rate 1.
+  r = rates(*model, {{k.get(), 2, 0}, {m.get(), 2, 1}});
+  EXPECT_DOUBLE_EQ(r[0], 1.0);
+  // Beside 1 of m's: r_eff = 3 -> 150 ns: faster than recorded, 200 / 150.
+  r = rates(*model, {{k.get(), 2, 0}, {m.get(), 1, 1}});
+  EXPECT_DOUBLE_EQ(r[0], 200.0 / 150.0);
+  // Both: r_eff = 2 + 3 + 1 = 6 -> 300 ns.
+  r = rates(*model, {{k.get(), 2, 0}, {j.get(), 2, 1}, {m.get(), 1, 2}});
+  EXPECT_DOUBLE_EQ(r[0], 200.0 / 300.0);
+  // The `unfitted` parameter weighs m's block: 2 + 2 x 2 = 6 -> 300 ns.
+  r = rates(*equivalent({{"unfitted", "2"}}), {{k.get(), 2, 0}, {m.get(), 2, 1}});
+  EXPECT_DOUBLE_EQ(r[0], 200.0 / 300.0);
+}
+
+TEST(EquivalentModel, ALaunchBesideOnlyItsOwnKernelRunsAsRecorded) {
+  const auto k = victim();
+  const auto r = rates(*equivalent(), {{k.get(), 1, 0}, {k.get(), 1, 1}});
+  EXPECT_DOUBLE_EQ(r[0], 1.0);
+  EXPECT_DOUBLE_EQ(r[1], 1.0);
+}
+
+TEST(EquivalentModel, InTheEngineOverTheBlocksLife) {
+  // a-s1's block (10 000 ns) alone, b-s1's (1000 ns) placed beside it at 100 (test::run_pair). Their profiles have
+  // one record set each, so neither has a curve: both run as recorded.
+  EXPECT_EQ(test::run_pair(10000, 1000, "equivalent").schedule.pieces.size(), 2u);
+  for (const auto& p : test::run_pair(10000, 1000, "equivalent").schedule.pieces)
+    EXPECT_EQ(p.end - p.start, p.launch == 0 ? 10000 : 1000);
+}
+
+}  // namespace
+}  // namespace gpusched
