@@ -223,14 +223,11 @@ TEST(AgeModel, AutoIsEquivalentWithFittedWeightsAgeWithCoRunsAndNoneElsewhere) {
   // traces/live/h100's profiles carry [equivalent_blocks] (scripts/fit-equivalent-blocks.py)
   EXPECT_EQ(sim::resolve_interference("auto", recorded.workload), "equivalent");
   auto without_weights = recorded.workload;
-  std::vector<KernelProfile> copies;
-  copies.reserve(without_weights.kernels.size());
   for (auto& k : without_weights.kernels) {
-    copies.push_back(*k);
-    copies.back().equivalent_blocks.clear();
+    auto copy = std::make_shared<KernelProfile>(*k);
+    copy->equivalent_blocks.clear();
+    k = std::move(copy);
   }
-  for (std::size_t i = 0; i < copies.size(); ++i)
-    without_weights.kernels[i] = std::shared_ptr<const KernelProfile>(&copies[i], [](const KernelProfile*) {});
   EXPECT_EQ(sim::resolve_interference("auto", without_weights), "age");         // traces/live/h100/coruns.csv
   EXPECT_EQ(sim::resolve_interference("auto", paper.workload), "none");         // ERCBench: no co-run records
   EXPECT_EQ(sim::resolve_interference("markov", recorded.workload), "markov");  // a name is kept

@@ -8,6 +8,35 @@
 
 using namespace gpusched;
 
+namespace {
+
+// A synthesized 64-block profile on the h100 preset.
+GeneratedProfile small_h100_profile(const std::string& name) {
+  SyntheticProfileSpec s;
+  s.name = name;
+  s.gpu = "h100";
+  s.blocks = 64;
+  s.mean_block_ns = 1000;
+  return synthesize_profile(s);
+}
+
+// `g` written to a temporary folder and read back (no warnings expected); the folder is removed.
+KernelProfile written_and_read(const GeneratedProfile& g) {
+  const auto dir = (std::filesystem::temp_directory_path() / ("gpusched_profile_" + g.profile.name)).string();
+  write_kernel_profile(dir, g.profile, g.records);
+  Warnings w;
+  auto k = read_kernel_profile(dir + "/" + g.profile.name + ".kernel.toml", &w);
+  EXPECT_TRUE(w.empty()) << w.front();
+  std::filesystem::remove_all(dir);
+  return k;
+}
+
+// The fields a profile must have, for parse_kernel_profile cases that add one table.
+const std::string kMinimalProfile =
+    "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\nregisters_per_thread = 8\n";
+
+}  // namespace
+
 TEST(ProfileReader, ReadsShippedErcbenchProfile) {
   Warnings w;
   const auto k = read_kernel_profile(std::string(GPUSCHED_TRACES_DIR) + "/ercbench/aes-d.kernel.toml", &w);
@@ -87,25 +116,14 @@ TEST(ProfileReader, ResidencyAboveOccupancyIsRefused) {
 }
 
 TEST(ProfileReader, ProvenanceRoundTripAndBadValue) {
-  SyntheticProfileSpec s;
-  s.name = "prov";
-  s.gpu = "h100";
-  s.blocks = 64;
-  s.mean_block_ns = 1000;
-  auto g = synthesize_profile(s);
+  auto g = small_h100_profile("prov");
   g.profile.provenance["device"] = "NVIDIA H100 80GB HBM3";
   g.profile.provenance["command"] = "gpusched-live record --kernel \"x\"";  // quotes are escaped
   g.profile.provenance["globaltimer_resolution_ns"] = "32";
-  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_prov").string();
-  write_kernel_profile(dir, g.profile, g.records);
-  Warnings w;
-  const auto k = read_kernel_profile(dir + "/prov.kernel.toml", &w);
-  EXPECT_TRUE(w.empty()) << w.front();
-  EXPECT_EQ(k.provenance, g.profile.provenance);
-  std::filesystem::remove_all(dir);
+  EXPECT_EQ(written_and_read(g).provenance, g.profile.provenance);
   // Integers are accepted as text; anything else names the field.
-  const std::string head =
-      "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\nregisters_per_thread = 8\n";
+  Warnings w;
+  const std::string& head = kMinimalProfile;
   const auto ok = parse_kernel_profile(head + "[provenance]\nresolution = 32\n", "k.toml", "", &w);
   EXPECT_EQ(ok.provenance.at("resolution"), "32");
   try {
@@ -184,22 +202,11 @@ namespace gpusched {
 namespace {
 
 TEST(ProfileReader, EquivalentBlocksRoundTripAndBadWeights) {
-  SyntheticProfileSpec s;
-  s.name = "eq";
-  s.gpu = "h100";
-  s.blocks = 64;
-  s.mean_block_ns = 1000;
-  auto g = synthesize_profile(s);
+  auto g = small_h100_profile("eq");
   g.profile.equivalent_blocks = {{"histogram-s1", 1.618}, {"xtea-s2", 0.0}};
-  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_eq").string();
-  write_kernel_profile(dir, g.profile, g.records);
+  EXPECT_EQ(written_and_read(g).equivalent_blocks, g.profile.equivalent_blocks);
   Warnings w;
-  const auto k = read_kernel_profile(dir + "/eq.kernel.toml", &w);
-  EXPECT_TRUE(w.empty()) << w.front();
-  EXPECT_EQ(k.equivalent_blocks, g.profile.equivalent_blocks);
-  std::filesystem::remove_all(dir);
-  const std::string head =
-      "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\nregisters_per_thread = 8\n";
+  const std::string& head = kMinimalProfile;
   // A negative weight, a weight past 64 blocks and text each name the table and the key.
   for (const std::string bad : {"\"sad-s1\" = -0.5", "\"sad-s1\" = 65", "\"sad-s1\" = \"two\""}) {
     try {
