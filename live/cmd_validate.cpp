@@ -49,7 +49,7 @@ struct ValidateArgs {
   double timeout_s = 60;
   int alone_repeats = 11;
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
-  bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false;
+  bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false;
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
   int repeat = 1;                  // the rows' repeat column
@@ -255,6 +255,7 @@ int validate_command(const ValidateArgs& a) {
   eo.regrid_wait_ns = static_cast<TimeNs>(std::llround(a.regrid_wait_us * 1e3));
   eo.streams_per_launch = a.streams_per_launch;
   eo.hardware_placement = !a.plan_placement;
+  eo.lanes = !a.no_lanes;
   fmt::print("\n{:<16} {:<14} {:>5} {:>5} {:>11} {:>11} {:>9} {:>8} {:>8} {:>9} {:>7} {:>6}\n", "policy",
              "interference", "pred", "live", "makespan", "measured", "mk err", "STP err", "ANTT err", "|turn err|",
              "blk KS", "grids");
@@ -479,6 +480,9 @@ void add_validate_command(CLI::App& app, int& result) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-green-contexts", a->no_green_contexts,
                 "Keep a plan's SM partitions with the executor's queues alone, without green contexts");
+  cmd->add_flag("--no-lanes", a->no_lanes,
+                "Fused worker: one block per worker whatever its width, instead of two 128-thread blocks per worker "
+                "(one per half)");
   cmd->add_flag("--plan-placement", a->plan_placement,
                 "Keep a launch that has the GPU to itself on the plan's SMs too (per-SM queues) instead of letting the "
                 "hardware place its blocks");

@@ -56,7 +56,7 @@ ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind,
 }
 
 std::string check_under_fused(const std::vector<SuiteKernel*>& kernels, int sm_count, EntryKind kind, double timeout_s,
-                              ExecutorCheck* counts) {
+                              bool lanes, ExecutorCheck* counts) {
   std::vector<ExecLaunch> launches;
   std::vector<std::vector<FusedEntry>> per_sm(static_cast<std::size_t>(sm_count));
   for (auto* k : kernels) {
@@ -92,6 +92,7 @@ std::string check_under_fused(const std::vector<SuiteKernel*>& kernels, int sm_c
   plan.sm_begin.push_back(static_cast<std::int32_t>(plan.entries.size()));
   ExecutorOptions options;
   options.timeout_s = timeout_s;
+  options.lanes = lanes;
   const auto result = execute_fused_plan(plan, launches, options);
   if (result.schedule.pieces.size() + static_cast<std::size_t>(result.skipped) != plan.entries.size())
     return "the fused worker left entries untaken";

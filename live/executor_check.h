@@ -26,9 +26,10 @@ ExecutorCheck check_under_executor(SuiteKernel& k, int sm_count, EntryKind kind,
 // The fused worker (fused_executor.h) on every kernel of `kernels` at once: their small sizes as launches of one plan,
 // each SM's queue alternating between them; with `kind` Flush or Switch (kernels with safe points only), per block
 // entries stopped after 0, 500 and 1,000 ns, then one run to the end, each waiting for the SM's previous one. Returns
-// "" when every kernel's outputs match its CPU reference.
+// "" when every kernel's outputs match its CPU reference. `lanes`: ExecutorOptions::lanes (narrow kernels' blocks
+// two to a worker).
 std::string check_under_fused(const std::vector<SuiteKernel*>& kernels, int sm_count, EntryKind kind, double timeout_s,
-                              ExecutorCheck* counts = nullptr);
+                              bool lanes, ExecutorCheck* counts = nullptr);
 
 // Time-sharing's state swap: the small size run as `micro_kernels` micro-kernels (ranges of its blocks); before each,
 // every device buffer is overwritten and the state restored from pinned host memory, after each the written buffers

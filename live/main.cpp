@@ -92,19 +92,24 @@ int check_command(double timeout_s) {
       all.push_back(k.get());
       if (k->switch_values_per_thread() >= 0) stoppable.push_back(k.get());
     }
-    for (const EntryKind kind : {EntryKind::Run, EntryKind::Flush, EntryKind::Switch}) {
-      ExecutorCheck counts;
-      const auto problem = check_under_fused(kind == EntryKind::Run ? all : stoppable, sms, kind, timeout_s, &counts);
-      const char* how = kind == EntryKind::Run     ? "every kernel at once"
-                        : kind == EntryKind::Flush ? "flushed"
-                                                   : "switched";
-      if (!problem.empty()) {
-        fmt::print("fused worker {}: {}\n", how, problem);
-        ++failed;
-      } else {
-        fmt::print("fused worker {}: ok ({} pieces stopped, {} resumed)\n", how, counts.stopped, counts.resumed);
+    // With lanes (blackscholes' 128-thread blocks two to a worker, beside the others' joins) and without.
+    for (const bool lanes : {true, false})
+      for (const EntryKind kind : {EntryKind::Run, EntryKind::Flush, EntryKind::Switch}) {
+        ExecutorCheck counts;
+        const auto problem =
+            check_under_fused(kind == EntryKind::Run ? all : stoppable, sms, kind, timeout_s, lanes, &counts);
+        const char* how = kind == EntryKind::Run     ? "every kernel at once"
+                          : kind == EntryKind::Flush ? "flushed"
+                                                     : "switched";
+        const char* variant = lanes ? "lanes" : "no lanes";
+        if (!problem.empty()) {
+          fmt::print("fused worker, {}, {}: {}\n", variant, how, problem);
+          ++failed;
+        } else {
+          fmt::print("fused worker, {}, {}: ok ({} pieces stopped, {} resumed)\n", variant, how, counts.stopped,
+                     counts.resumed);
+        }
       }
-    }
   }
   // Time-sharing: micro-kernels with the state swapped to host memory and back (overwritten on the GPU between).
   for (auto& k : suite) {

@@ -23,32 +23,48 @@ struct ExecContext {
   // The kernel's threads per block: blockDim.x, or fewer in the fused worker (a block as wide as the widest
   // kernel's), whose threads past `width` are not active: they only keep the barriers company.
   unsigned width;
+  // The fused worker's lanes (docs/validation.md, "Lanes"): a narrow kernel's block may run on one half of a
+  // worker while the other half runs another block. `first` is the lane's first thread; `barrier` its named
+  // barrier (0: the whole block's, __syncthreads) over `barrier_threads` threads.
+  unsigned first = 0;
+  unsigned barrier = 0;
+  unsigned barrier_threads = 0;
 
-  __device__ unsigned thread() const { return threadIdx.x; }
+  __device__ unsigned thread() const { return threadIdx.x - first; }
   __device__ unsigned threads() const { return width; }
-  __device__ bool active() const { return threadIdx.x < width; }
+  __device__ bool active() const { return thread() < width; }
+  // Barrier ids are immediates: with an id in a register ptxas reserves all 16 of the block's barriers, and the
+  // SM's barriers then limit the workers resident to 4.
+  __device__ void sync() const {
+    if (barrier == 0)
+      __syncthreads();
+    else if (barrier == 1)
+      asm volatile("bar.sync 1, %0;" ::"r"(barrier_threads) : "memory");
+    else
+      asm volatile("bar.sync 2, %0;" ::"r"(barrier_threads) : "memory");
+  }
 
   __device__ int resume_step() const { return resume; }
   // A value a switched-out block saved (slot of this thread), or `fresh` when the block starts afresh.
   __device__ float restore(int slot, float fresh) const {
-    return resume > 0 && values && active() ? values[threadIdx.x * values_per_thread + slot] : fresh;
+    return resume > 0 && values && active() ? values[thread() * values_per_thread + slot] : fresh;
   }
   // A safe point before loop step `step`: every thread of the block calls it (it has barriers). True when the
   // block must stop now; a switched-out block then saves its values with save() and returns.
   __device__ bool should_stop(int step) const {
     if (stop_at == ~0ull) return false;  // the same for every thread: no barrier is reached
-    __syncthreads();                     // every thread has read the previous verdict
-    if (threadIdx.x == 0) {
+    sync();                              // every thread has read the previous verdict
+    if (thread() == 0) {
       const bool stop = globaltimer_ns() >= stop_at;
       *stop_flag = stop;
       if (stop) *stop_step = step;
     }
-    __syncthreads();
+    sync();
     return *stop_flag != 0;
   }
   __device__ void save(int slot, float v) const {
     if (kind == static_cast<int>(EntryKind::Switch) && values && active())
-      values[threadIdx.x * values_per_thread + slot] = v;
+      values[thread() * values_per_thread + slot] = v;
   }
   __device__ void mark_not_idempotent() const {}
 };

@@ -75,6 +75,9 @@ struct ExecutorOptions {
   // A launch with the GPU to itself that the plan fills to the hardware's residency on every SM is placed by the
   // hardware (plan.h, hardware_placed); false: per-SM queues for every launch.
   bool hardware_placement = true;
+  // The fused worker: a narrow kernel's blocks (128 threads) run two to a worker, one per half (docs/validation.md,
+  // "Lanes"); false: one block per worker whatever its width.
+  bool lanes = true;
 };
 
 struct ExecutionResult {

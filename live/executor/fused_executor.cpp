@@ -38,15 +38,24 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   result.grids.assign(n, 1);
   result.green_sms.assign(n, 0);
   const bool stops = plan.stops;
-  const int per_sm = fused_worker_occupancy(stops);
+  // Lanes (docs/validation.md, "Lanes"): where some launch's blocks fit half a worker, each half takes entries.
+  std::vector<char> narrow(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    narrow[i] = options.lanes && launches[i].threads <= fused_lane_threads() &&
+                fused_body_runs_narrow(static_cast<BodyId>(launches[i].kernel->fused_args().body));
+  const bool lanes = std::find(narrow.begin(), narrow.end(), 1) != narrow.end();
+  const int per_sm = fused_worker_occupancy(stops, lanes);
   if (per_sm < 1) throw LiveError("the fused worker kernel cannot run on this GPU");
   result.workers_per_sm.assign(n, per_sm);
+  // The most pieces at once on one SM that the workers hold: two per worker where every piece is narrow.
   const int most = plan.sm_most.empty() ? 0 : *std::max_element(plan.sm_most.begin(), plan.sm_most.end());
-  if (most > per_sm)
+  const bool all_narrow = std::find(narrow.begin(), narrow.end(), 0) == narrow.end();
+  const int held = per_sm * (all_narrow ? 2 : 1);
+  if (most > held)
     result.notes.push_back(fmt::format(
-        "the plan runs up to {} pieces at once on an SM, the fused worker {} (its blocks are {} threads wide): the "
+        "the plan runs up to {} pieces at once on an SM, the fused worker {} ({} workers of {} threads{}): the "
         "SM's later pieces wait for a worker",
-        most, per_sm, kFusedWorkerThreads));
+        most, held, per_sm, kFusedWorkerThreads, lanes ? ", two lanes each for the narrow kernels" : ""));
 
   DeviceArena arena;
   std::vector<FusedLaunch> fl(n);
@@ -58,6 +67,7 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
     f.args = l.kernel->fused_args();
     f.args.threads = l.threads;
     f.release_ns = l.arrival;
+    f.narrow = narrow[i];
     f.pred_begin = static_cast<std::int32_t>(preds.size());
     for (const std::size_t p : l.predecessors) preds.push_back(static_cast<std::int32_t>(p));
     f.pred_count = static_cast<std::int32_t>(l.predecessors.size());
@@ -73,6 +83,8 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
           "kernel {} has no safe point: where a plan flushes, switches out or kills its blocks, they run to their end",
           l.kernel->name()));
   }
+  for (const auto& l : launches)
+    for (const std::size_t p : l.predecessors) fl[p].successors = 1;
   const std::size_t entries = plan.entries.size();
   FusedView v;
   v.entries = arena.copy(plan.entries);
@@ -111,7 +123,7 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   const auto t0 = std::chrono::steady_clock::now();
   // The origin, then the workers right behind it: a launch arriving at 0 may start as soon as a worker is placed.
   stamp_gpu_clock_async(origin, stream);
-  launch_fused_workers(v, workers, stops, stream);
+  launch_fused_workers(v, workers, stops, lanes, stream);
   const auto limit = std::chrono::duration<double>(options.timeout_s);
   for (;;) {
     const cudaError_t q = cudaStreamQuery(stream);

@@ -41,6 +41,8 @@ struct FusedLaunch {
   std::int32_t block_base = 0;  // its blocks' slots in block_state and saved_step
   std::int32_t values_per_thread = 0;
   float* saved_values = nullptr;  // a switched-out block's values (blocks x threads x values_per_thread), or null
+  std::int32_t narrow = 0;        // its blocks run on one lane (half a worker) in the lanes variant
+  std::int32_t successors = 0;    // some launch waits for this one (its pieces' ends are counted with release)
 };
 
 struct FusedView {

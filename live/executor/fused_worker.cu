@@ -28,9 +28,10 @@ constexpr int kMinWorkersPerSm = 8;
 struct FusedPlainContext {
   int block;
   unsigned width;
-  __device__ unsigned thread() const { return threadIdx.x; }
+  unsigned first = 0;  // the lane's first thread (fused_lanes_kernel)
+  __device__ unsigned thread() const { return threadIdx.x - first; }
   __device__ unsigned threads() const { return width; }
-  __device__ bool active() const { return threadIdx.x < width; }
+  __device__ bool active() const { return thread() < width; }
   __device__ void mark_not_idempotent() const {}
   __device__ static constexpr int resume_step() { return 0; }
   __device__ static constexpr float restore(int, float fresh) { return fresh; }
@@ -78,22 +79,42 @@ __device__ void run_entry_body(const BodyArgs& a, const Ctx& ctx) {
   }
 }
 
-// Counters other workers wait on, read with acquire and counted with release at GPU scope: the release orders the
-// piece's writes (every thread's, through the block barrier before it) before the count, without a full fence on
-// the hand-off's path.
-__device__ inline int load_acquire(const std::int32_t* p) {
+// The bodies that run on a lane (fused_body_runs_narrow): only these are compiled into the lanes' path, which keeps
+// the other bodies' code and registers out of it.
+template <class Ctx>
+__device__ void run_narrow_entry_body(const BodyArgs& a, const Ctx& ctx) {
+  if (static_cast<BodyId>(a.body) == BodyId::BlackScholes) run_body<suite_blackscholes::BlackScholesBody>(a, ctx);
+}
+
+// Counters other workers wait on. Polls are relaxed loads at GPU scope (they read L2, past the SM's L1): an
+// acquire load at GPU scope compiles to a load followed by an invalidation of the whole L1 (CCTL.IVALL), and a
+// worker polling with it every few tens of nanoseconds emptied the L1 under every block on its SM. The SM's count
+// orders nothing (it only says how many pieces ran there), so it is counted and read relaxed; a launch's
+// predecessors may have written what it reads, so the count of a launch that others wait on is released (a fence
+// over the worker's writes, which costs the piece its stores' round trip: only where a successor needs it) and,
+// once a wait on it is over, one acquire fence follows (acquire_after_predecessors).
+__device__ inline int load_relaxed(const std::int32_t* p) {
   int v;
-  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   return v;
+}
+__device__ inline void add_relaxed(std::int32_t* p, int v) {
+  asm volatile("red.relaxed.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 __device__ inline void add_release(std::int32_t* p, int v) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+__device__ inline void acquire_after_predecessors() {
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+}
 
 // Counts an entry as ended: for the SM's later entries and the launches that depend on this one.
 __device__ inline void count_ended(const FusedView& v, unsigned sm, int launch) {
-  add_release(&v.sm_done[sm], 1);
-  add_release(&v.launch_left[launch], -1);
+  add_relaxed(&v.sm_done[sm], 1);
+  if (v.launches[launch].successors)
+    add_release(&v.launch_left[launch], -1);
+  else
+    add_relaxed(&v.launch_left[launch], -1);
 }
 
 // An entry taken from the SM's queue, and whether it could start at once when it was taken.
@@ -111,10 +132,11 @@ __device__ Taken take(const FusedView& v, unsigned sm, int begin, int count, std
   t.e = begin + i;
   const FusedEntry en = v.entries[t.e];
   const FusedLaunch& l = v.launches[en.launch];
-  t.ready = load_acquire(&v.sm_done[sm]) + credit >= en.need_done &&
+  t.ready = load_relaxed(&v.sm_done[sm]) + credit >= en.need_done &&
             globaltimer_ns() >= origin + static_cast<std::uint64_t>(l.release_ns);
   for (int p = 0; t.ready && p < l.pred_count; ++p)
-    t.ready = load_acquire(&v.launch_left[v.preds[l.pred_begin + p]]) <= 0;
+    t.ready = load_relaxed(&v.launch_left[v.preds[l.pred_begin + p]]) <= 0;
+  if (t.ready && l.pred_count > 0) acquire_after_predecessors();
   return t;
 }
 
@@ -126,11 +148,12 @@ __device__ int wait_and_claim(const FusedView& v, unsigned sm, Taken t, std::uin
   const FusedEntry en = v.entries[t.e];
   const FusedLaunch& l = v.launches[en.launch];
   if (!t.ready) {
-    while (load_acquire(&v.sm_done[sm]) < en.need_done) __nanosleep(32);
+    while (load_relaxed(&v.sm_done[sm]) < en.need_done) __nanosleep(32);
     const std::uint64_t release = origin + static_cast<std::uint64_t>(l.release_ns);
     while (globaltimer_ns() < release) __nanosleep(256);
     for (int p = 0; p < l.pred_count; ++p)
-      while (load_acquire(&v.launch_left[v.preds[l.pred_begin + p]]) > 0) __nanosleep(256);
+      while (load_relaxed(&v.launch_left[v.preds[l.pred_begin + p]]) > 0) __nanosleep(256);
+    if (l.pred_count > 0) acquire_after_predecessors();
   }
   *resume = 0;
   *restored = 0;
@@ -220,7 +243,7 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
       // place that one on another SM, so the SM's last worker stays: an SM left without workers while its queue
       // has entries would wait for a placement that may never come once the grid's workers have all started.
       bool leave = v.entries_per_worker > 0 && taken >= v.entries_per_worker &&
-                   load_acquire(v.started) < static_cast<int>(gridDim.x);
+                   load_relaxed(v.started) < static_cast<int>(gridDim.x);
       if (leave && atomicSub(&v.sm_workers[sm], 1) <= 1) {
         atomicAdd(&v.sm_workers[sm], 1);
         leave = false;
@@ -247,31 +270,268 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
   }
 }
 
+// ---- Lanes (docs/validation.md, "Lanes") ----
+// A worker is as wide as the widest kernel, so a plan that runs 16 blocks of a 128-thread kernel on an SM would get
+// 8. In the lanes variant each half of a worker takes entries of its own while they are narrow (their body runs on
+// 128 threads and has no barrier but the context's, which is the half's named barrier), and the two halves join
+// for a wide entry. The halves' leaders take entries under a lock in shared memory, so that once a half has taken
+// a wide entry the other takes none before joining it: every entry either half holds then comes before the wide one
+// in the SM's queue, waits only on pieces before it, and ends, so the join cannot deadlock.
+constexpr unsigned kLanes = 2;
+constexpr unsigned kLaneThreads = kFusedWorkerThreads / kLanes;
+static_assert(kFusedWorkerThreads % kLanes == 0);
+
+// What a piece needs while it runs, in shared memory: its entry, where it resumes, and its safe points' state.
+struct PieceSlot {
+  int entry, resume, restored, kind, stop, step;
+  unsigned long long start, stop_at;
+};
+
+// What a lane's leader decided it does next.
+enum LaneMode : int { kLaneRun = 0, kLaneJoin = 1, kLaneExit = 2 };
+
+// Shared between the two leaders, under `lock`.
+struct LaneShared {
+  int lock, wide_pending, wide_entry, wide_ready, leaving, taken;
+};
+
+__device__ void publish_slot(const FusedView& v, PieceSlot& s, int e, int resume, int restored) {
+  s.entry = e;
+  s.resume = resume;
+  s.restored = restored;
+  s.stop = 0;
+  s.start = globaltimer_ns();
+  if (e >= 0) {
+    const FusedEntry en = v.entries[e];
+    const bool stopped = en.kind != static_cast<int>(EntryKind::Run);
+    s.stop_at = stopped ? s.start + static_cast<unsigned long long>(en.budget_ns) : ~0ull;
+    s.kind = en.kind;
+  }
+}
+
+// Runs the slot's piece on the threads [first, first + threads of its kernel) (every thread of the lane calls it):
+// a lane's (`Narrow`) or the whole worker's.
+template <bool Stops, bool Narrow>
+__device__ void run_slot(const FusedView& v, PieceSlot& s, unsigned first, unsigned barrier, unsigned barrier_threads) {
+  const FusedEntry en = v.entries[s.entry];
+  const FusedLaunch& l = v.launches[en.launch];
+  const unsigned width = static_cast<unsigned>(l.args.threads);
+  if constexpr (Stops) {
+    float* values = l.saved_values ? l.saved_values + static_cast<std::size_t>(en.block) * width *
+                                                          static_cast<std::size_t>(l.values_per_thread)
+                                   : nullptr;
+    const ExecContext ctx{en.block, s.resume, values,  l.values_per_thread, s.stop_at, s.kind, &s.stop, &s.step,
+                          width,    first,    barrier, barrier_threads};
+    if constexpr (Narrow)
+      run_narrow_entry_body(l.args, ctx);
+    else
+      run_entry_body(l.args, ctx);
+  } else {
+    if constexpr (Narrow)
+      run_narrow_entry_body(l.args, FusedPlainContext{en.block, width, first});
+    else
+      run_entry_body(l.args, FusedPlainContext{en.block, width, first});
+  }
+}
+
+// Records the slot's piece as ended and counts it. Leader only, after its lane's barrier.
+__device__ void end_slot(const FusedView& v, unsigned sm, const PieceSlot& s) {
+  const FusedEntry en = v.entries[s.entry];
+  const FusedLaunch& l = v.launches[en.launch];
+  const std::uint64_t end = globaltimer_ns();
+  int state;
+  const ExecOutcome outcome = piece_outcome(s.stop, s.kind, s.restored, end >= s.stop_at, &state);
+  if (outcome == ExecOutcome::SwitchedOut) v.saved_step[l.block_base + en.block] = s.step;
+  v.records[s.entry] = ExecRecord{s.start, end, sm, static_cast<std::uint32_t>(outcome)};
+  if (v.claims) {
+    __threadfence();  // saved values and step before the state that publishes them
+    atomicExch(&v.block_state[l.block_base + en.block], state);
+  }
+  count_ended(v, sm, en.launch);
+}
+
+__device__ inline void lock_lanes(volatile LaneShared& sh) {
+  while (atomicCAS(const_cast<int*>(&sh.lock), 0, 1) != 0) __nanosleep(32);
+  __threadfence_block();
+}
+__device__ inline void unlock_lanes(volatile LaneShared& sh) {
+  __threadfence_block();
+  atomicExch(const_cast<int*>(&sh.lock), 0);
+}
+
+// A lane's next step, decided under the lock: join a wide entry the other lane took, leave, or take the SM's next
+// entry (a wide one is left for both lanes). `credit`: as take's. Leader only.
+__device__ int acquire_lane(const FusedView& v, unsigned sm, int begin, int count, std::uint64_t origin, int credit,
+                            volatile LaneShared& sh, Taken* t) {
+  lock_lanes(sh);
+  int mode;
+  if (sh.wide_pending) {
+    mode = kLaneJoin;
+  } else if (sh.leaving) {
+    mode = kLaneExit;
+  } else {
+    // Past its share of entries a worker leaves while a fresh one is waiting (fused_kernel, below), but never the
+    // SM's last.
+    bool leave = v.entries_per_worker > 0 && sh.taken >= v.entries_per_worker &&
+                 load_relaxed(v.started) < static_cast<int>(gridDim.x);
+    if (leave && atomicSub(&v.sm_workers[sm], 1) <= 1) {
+      atomicAdd(&v.sm_workers[sm], 1);
+      leave = false;
+    }
+    if (leave) {
+      sh.leaving = 1;
+      mode = kLaneExit;
+    } else {
+      *t = take(v, sm, begin, count, origin, credit);
+      if (t->e < 0) {
+        mode = kLaneExit;
+      } else {
+        sh.taken = sh.taken + 1;
+        if (v.launches[v.entries[t->e].launch].narrow) {
+          mode = kLaneRun;
+        } else {
+          sh.wide_pending = 1;
+          sh.wide_entry = t->e;
+          sh.wide_ready = t->ready;
+          mode = kLaneJoin;
+        }
+      }
+    }
+  }
+  unlock_lanes(sh);
+  return mode;
+}
+
+// Carries out a lane's decision: a narrow entry is waited for, claimed and published in `slot` (one whose block
+// already ended is skipped, and the next decided). Returns the lane's mode. Leader only.
+__device__ int settle_lane(const FusedView& v, unsigned sm, int begin, int count, std::uint64_t origin,
+                           volatile LaneShared& sh, PieceSlot& slot, int mode, Taken t) {
+  for (;;) {
+    if (mode != kLaneRun) return mode;
+    int resume = 0, restored = 0;
+    const int e = wait_and_claim(v, sm, t, origin, &resume, &restored);
+    if (e >= 0) {
+      publish_slot(v, slot, e, resume, restored);
+      return kLaneRun;
+    }
+    mode = acquire_lane(v, sm, begin, count, origin, 0, sh, &t);
+  }
+}
+
+template <bool Stops>
+__global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_lanes_kernel(FusedView v) {
+  __shared__ PieceSlot s_slot[kLanes + 1];  // one per lane, and the wide entry's
+  __shared__ int s_mode[kLanes];
+  __shared__ LaneShared s_shared;
+  volatile LaneShared& sh = s_shared;
+  const unsigned sm = sm_id();
+  if (threadIdx.x == 0) {
+    if (v.worker_sm) v.worker_sm[blockIdx.x] = sm + 1;
+    atomicAdd(v.started, 1);
+  }
+  if (sm >= static_cast<unsigned>(v.sm_count)) return;  // the same for every thread of the worker
+  if (threadIdx.x == 0) {
+    atomicAdd(&v.sm_workers[sm], 1);
+    sh.lock = sh.wide_pending = sh.leaving = sh.taken = 0;
+    sh.wide_entry = -1;
+    sh.wide_ready = 0;
+  }
+  __syncthreads();
+  const int begin = v.sm_begin[sm], count = v.sm_begin[sm + 1] - begin;
+  const std::uint64_t origin = *v.origin;
+  const unsigned lane = threadIdx.x / kLaneThreads, first = lane * kLaneThreads;
+  const bool leader = threadIdx.x == first;
+  PieceSlot& mine = s_slot[lane];
+  PieceSlot& wide = s_slot[kLanes];
+  // Immediate barrier ids (ExecContext::sync says why).
+  const auto lane_sync = [&] {
+    if (lane == 0)
+      asm volatile("bar.sync 1, %0;" ::"n"(kLaneThreads) : "memory");
+    else
+      asm volatile("bar.sync 2, %0;" ::"n"(kLaneThreads) : "memory");
+  };
+  if (leader) {
+    Taken t;
+    const int mode = acquire_lane(v, sm, begin, count, origin, 0, sh, &t);
+    s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, mode, t);
+  }
+  lane_sync();
+  for (;;) {
+    const int mode = s_mode[lane];
+    if (mode == kLaneExit) break;
+    if (mode == kLaneJoin) {
+      __syncthreads();  // both lanes: each counted its last piece and took nothing after the wide entry
+      if (threadIdx.x == 0) {
+        Taken t;
+        t.e = sh.wide_entry;
+        t.ready = sh.wide_ready;
+        sh.wide_pending = 0;  // neither leader takes again before the barrier below
+        int resume = 0, restored = 0;
+        publish_slot(v, wide, wait_and_claim(v, sm, t, origin, &resume, &restored), resume, restored);
+      }
+      __syncthreads();
+      if (wide.entry >= 0) {
+        run_slot<Stops, false>(v, wide, 0, 0, 0);
+        __syncthreads();
+        if (threadIdx.x == 0) end_slot(v, sm, wide);
+      }
+      if (leader) {
+        Taken t;
+        const int next = acquire_lane(v, sm, begin, count, origin, 0, sh, &t);
+        s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next, t);
+      }
+      lane_sync();
+      continue;
+    }
+    run_slot<Stops, true>(v, mine, first, 1 + lane, kLaneThreads);
+    // As in fused_kernel: the leader takes the next entry while the lane's other warps finish their part.
+    Taken next;
+    int next_mode = kLaneExit;
+    if (leader) next_mode = acquire_lane(v, sm, begin, count, origin, 1, sh, &next);
+    lane_sync();
+    if (leader) {
+      end_slot(v, sm, mine);
+      s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next_mode, next);
+    }
+    lane_sync();
+  }
+  __syncthreads();  // both lanes are out: `leaving` is final
+  if (threadIdx.x == 0 && !sh.leaving) atomicSub(&v.sm_workers[sm], 1);
+}
+
 }  // namespace
 
 bool fused_body_runs_narrow(BodyId body) {
   return body == BodyId::BlackScholes;
 }
 
-int fused_worker_occupancy(bool stops) {
+namespace {
+using FusedKernel = void (*)(FusedView);
+FusedKernel fused_kernel_for(bool stops, bool lanes) {
+  if (lanes) return stops ? fused_lanes_kernel<true> : fused_lanes_kernel<false>;
+  return stops ? fused_kernel<true> : fused_kernel<false>;
+}
+}  // namespace
+
+int fused_lane_threads() {
+  return static_cast<int>(kLaneThreads);
+}
+
+int fused_worker_occupancy(bool stops, bool lanes) {
   int n = 0;
-  GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, stops ? fused_kernel<true> : fused_kernel<false>,
-                                                              kFusedWorkerThreads, 0));
+  GPUSCHED_CUDA(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, fused_kernel_for(stops, lanes), kFusedWorkerThreads, 0));
   return n;
 }
 
-KernelAttributes fused_worker_attributes(bool stops) {
+KernelAttributes fused_worker_attributes(bool stops, bool lanes) {
   cudaFuncAttributes a{};
-  GPUSCHED_CUDA(cudaFuncGetAttributes(&a, stops ? fused_kernel<true> : fused_kernel<false>));
+  GPUSCHED_CUDA(cudaFuncGetAttributes(&a, fused_kernel_for(stops, lanes)));
   return {a.numRegs, static_cast<int>(a.sharedSizeBytes), a.maxThreadsPerBlock, static_cast<int>(a.localSizeBytes)};
 }
 
-void launch_fused_workers(const FusedView& view, int workers, bool stops, void* stream) {
-  const auto st = static_cast<cudaStream_t>(stream);
-  if (stops)
-    fused_kernel<true><<<workers, kFusedWorkerThreads, 0, st>>>(view);
-  else
-    fused_kernel<false><<<workers, kFusedWorkerThreads, 0, st>>>(view);
+void launch_fused_workers(const FusedView& view, int workers, bool stops, bool lanes, void* stream) {
+  fused_kernel_for(stops, lanes)<<<workers, kFusedWorkerThreads, 0, static_cast<cudaStream_t>(stream)>>>(view);
   GPUSCHED_CUDA(cudaGetLastError());
 }
 
