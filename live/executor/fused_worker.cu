@@ -40,50 +40,54 @@ struct FusedPlainContext {
 };
 
 template <class Body, class Ctx>
-__device__ void run_body(const BodyArgs& a, const Ctx& ctx) {
-  const typename Body::Args args = *reinterpret_cast<const typename Body::Args*>(a.bytes);
+__device__ void run_body(const unsigned char* bytes, const Ctx& ctx) {
+  const typename Body::Args args = *reinterpret_cast<const typename Body::Args*>(bytes);
   Body::block(args, ctx);
 }
 
 // The body is the same for every thread of the worker (one entry at a time), so the switch does not diverge.
 template <class Ctx>
-__device__ void run_entry_body(const BodyArgs& a, const Ctx& ctx) {
-  switch (static_cast<BodyId>(a.body)) {
+__device__ void run_entry_body(int body, const unsigned char* bytes, const Ctx& ctx) {
+  switch (static_cast<BodyId>(body)) {
     case BodyId::BlackScholes:
-      run_body<suite_blackscholes::BlackScholesBody>(a, ctx);
+      run_body<suite_blackscholes::BlackScholesBody>(bytes, ctx);
       break;
     case BodyId::Gather:
-      run_body<suite_gather::GatherBody>(a, ctx);
+      run_body<suite_gather::GatherBody>(bytes, ctx);
       break;
     case BodyId::Histogram:
-      run_body<suite_histogram::HistogramBody>(a, ctx);
+      run_body<suite_histogram::HistogramBody>(bytes, ctx);
       break;
     case BodyId::Mriq:
-      run_body<suite_mriq::MriqBody>(a, ctx);
+      run_body<suite_mriq::MriqBody>(bytes, ctx);
       break;
     case BodyId::Sad:
-      run_body<suite_sad::SadBody>(a, ctx);
+      run_body<suite_sad::SadBody>(bytes, ctx);
       break;
     case BodyId::Sgemm:
-      run_body<suite_sgemm::SgemmBody>(a, ctx);
+      run_body<suite_sgemm::SgemmBody>(bytes, ctx);
       break;
     case BodyId::Spmv:
-      run_body<suite_spmv::SpmvBody>(a, ctx);
+      run_body<suite_spmv::SpmvBody>(bytes, ctx);
       break;
     case BodyId::Stencil:
-      run_body<suite_stencil::StencilBody>(a, ctx);
+      run_body<suite_stencil::StencilBody>(bytes, ctx);
       break;
     case BodyId::Xtea:
-      run_body<suite_xtea::XteaBody>(a, ctx);
+      run_body<suite_xtea::XteaBody>(bytes, ctx);
       break;
   }
+}
+template <class Ctx>
+__device__ void run_entry_body(const BodyArgs& a, const Ctx& ctx) {
+  run_entry_body(a.body, a.bytes, ctx);
 }
 
 // The bodies that run on a lane (fused_body_runs_narrow): only these are compiled into the lanes' path, which keeps
 // the other bodies' code and registers out of it.
 template <class Ctx>
-__device__ void run_narrow_entry_body(const BodyArgs& a, const Ctx& ctx) {
-  if (static_cast<BodyId>(a.body) == BodyId::BlackScholes) run_body<suite_blackscholes::BlackScholesBody>(a, ctx);
+__device__ void run_narrow_entry_body(int body, const unsigned char* bytes, const Ctx& ctx) {
+  if (static_cast<BodyId>(body) == BodyId::BlackScholes) run_body<suite_blackscholes::BlackScholesBody>(bytes, ctx);
 }
 
 // Counters other workers wait on. Polls are relaxed loads at GPU scope (they read L2, past the SM's L1): an
@@ -285,6 +289,12 @@ static_assert(kFusedWorkerThreads % kLanes == 0);
 struct PieceSlot {
   int entry, resume, restored, kind, stop, step;
   unsigned long long start, stop_at;
+  // The entry's block and what its body needs, copied by the leader (whose take left them in L1): the lane's threads
+  // read them from shared memory instead of each following entry -> launch -> arguments through global memory.
+  int launch, block, body, values_per_thread;
+  unsigned width;
+  float* values;  // the block's saved values, or null
+  alignas(16) unsigned char args[BodyArgs::kBytes];
 };
 
 // What a lane's leader decided it does next.
@@ -306,48 +316,53 @@ __device__ void publish_slot(const FusedView& v, PieceSlot& s, int e, int resume
     const bool stopped = en.kind != static_cast<int>(EntryKind::Run);
     s.stop_at = stopped ? s.start + static_cast<unsigned long long>(en.budget_ns) : ~0ull;
     s.kind = en.kind;
+    const FusedLaunch& l = v.launches[en.launch];
+    s.launch = en.launch;
+    s.block = en.block;
+    s.body = l.args.body;
+    s.width = static_cast<unsigned>(l.args.threads);
+    s.values_per_thread = l.values_per_thread;
+    s.values = l.saved_values ? l.saved_values + static_cast<std::size_t>(en.block) * s.width *
+                                                     static_cast<std::size_t>(l.values_per_thread)
+                              : nullptr;
+    const uint4* from = reinterpret_cast<const uint4*>(l.args.bytes);
+    uint4* to = reinterpret_cast<uint4*>(s.args);
+    for (int i = 0; i < BodyArgs::kBytes / 16; ++i) to[i] = from[i];
   }
 }
 
 // Runs the slot's piece on the threads [first, first + threads of its kernel) (every thread of the lane calls it):
 // a lane's (`Narrow`) or the whole worker's.
 template <bool Stops, bool Narrow>
-__device__ void run_slot(const FusedView& v, PieceSlot& s, unsigned first, unsigned barrier, unsigned barrier_threads) {
-  const FusedEntry en = v.entries[s.entry];
-  const FusedLaunch& l = v.launches[en.launch];
-  const unsigned width = static_cast<unsigned>(l.args.threads);
+__device__ void run_slot(PieceSlot& s, unsigned first, unsigned barrier, unsigned barrier_threads) {
   if constexpr (Stops) {
-    float* values = l.saved_values ? l.saved_values + static_cast<std::size_t>(en.block) * width *
-                                                          static_cast<std::size_t>(l.values_per_thread)
-                                   : nullptr;
-    const ExecContext ctx{en.block, s.resume, values,  l.values_per_thread, s.stop_at, s.kind, &s.stop, &s.step,
-                          width,    first,    barrier, barrier_threads};
+    const ExecContext ctx{s.block, s.resume, s.values, s.values_per_thread, s.stop_at, s.kind, &s.stop, &s.step,
+                          s.width, first,    barrier,  barrier_threads};
     if constexpr (Narrow)
-      run_narrow_entry_body(l.args, ctx);
+      run_narrow_entry_body(s.body, s.args, ctx);
     else
-      run_entry_body(l.args, ctx);
+      run_entry_body(s.body, s.args, ctx);
   } else {
     if constexpr (Narrow)
-      run_narrow_entry_body(l.args, FusedPlainContext{en.block, width, first});
+      run_narrow_entry_body(s.body, s.args, FusedPlainContext{s.block, s.width, first});
     else
-      run_entry_body(l.args, FusedPlainContext{en.block, width, first});
+      run_entry_body(s.body, s.args, FusedPlainContext{s.block, s.width, first});
   }
 }
 
 // Records the slot's piece as ended and counts it. Leader only, after its lane's barrier.
 __device__ void end_slot(const FusedView& v, unsigned sm, const PieceSlot& s) {
-  const FusedEntry en = v.entries[s.entry];
-  const FusedLaunch& l = v.launches[en.launch];
-  const std::uint64_t end = globaltimer_ns();
+  const std::uint64_t end = globaltimer_ns();  // first: nothing below is the piece's
   int state;
   const ExecOutcome outcome = piece_outcome(s.stop, s.kind, s.restored, end >= s.stop_at, &state);
-  if (outcome == ExecOutcome::SwitchedOut) v.saved_step[l.block_base + en.block] = s.step;
+  const int slot = v.launches[s.launch].block_base + s.block;
+  if (outcome == ExecOutcome::SwitchedOut) v.saved_step[slot] = s.step;
   v.records[s.entry] = ExecRecord{s.start, end, sm, static_cast<std::uint32_t>(outcome)};
   if (v.claims) {
     __threadfence();  // saved values and step before the state that publishes them
-    atomicExch(&v.block_state[l.block_base + en.block], state);
+    atomicExch(&v.block_state[slot], state);
   }
-  count_ended(v, sm, en.launch);
+  count_ended(v, sm, s.launch);
 }
 
 __device__ inline void lock_lanes(volatile LaneShared& sh) {
@@ -471,7 +486,7 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_l
       }
       __syncthreads();
       if (wide.entry >= 0) {
-        run_slot<Stops, false>(v, wide, 0, 0, 0);
+        run_slot<Stops, false>(wide, 0, 0, 0);
         __syncthreads();
         if (threadIdx.x == 0) end_slot(v, sm, wide);
       }
@@ -483,7 +498,7 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_l
       lane_sync();
       continue;
     }
-    run_slot<Stops, true>(v, mine, first, 1 + lane, kLaneThreads);
+    run_slot<Stops, true>(mine, first, 1 + lane, kLaneThreads);
     // As in fused_kernel: the leader takes the next entry while the lane's other warps finish their part.
     Taken next;
     int next_mode = kLaneExit;
