@@ -49,7 +49,8 @@ struct ValidateArgs {
   double timeout_s = 60;
   int alone_repeats = 11;
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
-  bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false;
+  bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
+       unordered_starts = false;
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
   int repeat = 1;                  // the rows' repeat column
@@ -256,6 +257,7 @@ int validate_command(const ValidateArgs& a) {
   eo.streams_per_launch = a.streams_per_launch;
   eo.hardware_placement = !a.plan_placement;
   eo.lanes = !a.no_lanes;
+  eo.in_order_starts = a.in_order_starts;
   fmt::print("\n{:<16} {:<14} {:>5} {:>5} {:>11} {:>11} {:>9} {:>8} {:>8} {:>9} {:>7} {:>6}\n", "policy",
              "interference", "pred", "live", "makespan", "measured", "mk err", "STP err", "ANTT err", "|turn err|",
              "blk KS", "grids");
@@ -483,6 +485,9 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_flag("--no-lanes", a->no_lanes,
                 "Fused worker: one block per worker whatever its width, instead of two 128-thread blocks per worker "
                 "(one per half)");
+  cmd->add_flag("--in-order-starts", a->in_order_starts,
+                "Fused worker: an entry starts only after the SM's earlier entries (in the plan's start order) have "
+                "started, not as soon as its own conditions hold");
   cmd->add_flag("--plan-placement", a->plan_placement,
                 "Keep a launch that has the GPU to itself on the plan's SMs too (per-SM queues) instead of letting the "
                 "hardware place its blocks");

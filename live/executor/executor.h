@@ -78,6 +78,11 @@ struct ExecutorOptions {
   // The fused worker: a narrow kernel's blocks (128 threads) run two to a worker, one per half (docs/validation.md,
   // "Lanes"); false: one block per worker whatever its width.
   bool lanes = true;
+  // The fused worker: an entry starts only after the SM's earlier entries (in the plan's start order) have started,
+  // so that a piece whose launch has not arrived yet is not overtaken by later pieces that the count of ended pieces
+  // lets through when the execution runs ahead of the plan. Off by default: measured no better, and mpmax on
+  // bursts-h100 much worse (docs/validation.md, "Lanes").
+  bool in_order_starts = false;
 };
 
 struct ExecutionResult {

@@ -104,6 +104,7 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   v.entries_per_worker = std::max(0, options.entries_per_worker);
   v.started = arena.zeros<std::int32_t>(1);
   v.sm_workers = arena.zeros<std::int32_t>(static_cast<std::size_t>(plan.sm_count));
+  if (options.in_order_starts) v.sm_started = arena.zeros<std::int32_t>(static_cast<std::size_t>(plan.sm_count));
   // Resident workers, and with workers that leave one more per entries_per_worker entries for the hardware to place
   // as they leave (plan.h's worker_grid_blocks).
   const int workers = worker_grid_blocks(per_sm, plan.sm_count, entries, v.entries_per_worker);

@@ -66,6 +66,9 @@ struct FusedView {
   std::int32_t* sm_workers = nullptr;  // [sm_count] live workers per SM (atomic): the last one never leaves early
   std::int32_t sm_count = 0;
   std::int32_t claims = 0;  // some block has several pieces (some entry stops): claim blocks
+  // In-order starts (ExecutorOptions::in_order_starts): per SM, the entries of its queue that have started; an entry
+  // starts only after every earlier one. Null: an entry starts once its own conditions hold.
+  std::int32_t* sm_started = nullptr;
 };
 
 }  // namespace gpusched::live

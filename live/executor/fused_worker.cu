@@ -137,7 +137,8 @@ __device__ Taken take(const FusedView& v, unsigned sm, int begin, int count, std
   const FusedEntry en = v.entries[t.e];
   const FusedLaunch& l = v.launches[en.launch];
   t.ready = load_relaxed(&v.sm_done[sm]) + credit >= en.need_done &&
-            globaltimer_ns() >= origin + static_cast<std::uint64_t>(l.release_ns);
+            globaltimer_ns() >= origin + static_cast<std::uint64_t>(l.release_ns) &&
+            (!v.sm_started || load_relaxed(&v.sm_started[sm]) >= i);
   for (int p = 0; t.ready && p < l.pred_count; ++p)
     t.ready = load_relaxed(&v.launch_left[v.preds[l.pred_begin + p]]) <= 0;
   if (t.ready && l.pred_count > 0) acquire_after_predecessors();
@@ -158,7 +159,11 @@ __device__ int wait_and_claim(const FusedView& v, unsigned sm, Taken t, std::uin
     for (int p = 0; p < l.pred_count; ++p)
       while (load_relaxed(&v.launch_left[v.preds[l.pred_begin + p]]) > 0) __nanosleep(256);
     if (l.pred_count > 0) acquire_after_predecessors();
+    // In-order starts: the SM's earlier entries have all started (their own waits are over).
+    if (v.sm_started)
+      while (load_relaxed(&v.sm_started[sm]) < t.e - v.sm_begin[sm]) __nanosleep(32);
   }
+  if (v.sm_started) add_relaxed(&v.sm_started[sm], 1);
   *resume = 0;
   *restored = 0;
   if (!v.claims) return t.e;
