@@ -50,7 +50,7 @@ struct ValidateArgs {
   int alone_repeats = 11;
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
-       unordered_starts = false;
+       in_order_starts = false;
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
   int repeat = 1;                  // the rows' repeat column
