@@ -399,8 +399,9 @@ int validate_command(const ValidateArgs& a) {
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
                    ex.skipped);
       if (fused)
-        fmt::print("  carried out by fused workers: one resident grid, {} per SM, leaving after {} entries\n",
-                   ex.workers_per_sm.empty() ? 0 : ex.workers_per_sm.front(), eo.entries_per_worker);
+        fmt::print("  carried out by fused workers: one resident grid, {} per SM, leaving after {} entries{}\n",
+                   ex.workers_per_sm.empty() ? 0 : ex.workers_per_sm.front(), eo.entries_per_worker,
+                   ex.lanes ? ", two lanes per worker for the 128-thread kernels" : "");
       if (native)
         fmt::print("  carried out by the hardware's own dispatch ({})\n",
                    policy == "fifo" ? "launched in arrival order" : "stream priorities from the plan");

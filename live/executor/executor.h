@@ -90,6 +90,7 @@ struct ExecutionResult {
   std::vector<std::size_t> plan_piece;  // per piece of `schedule`: the plan's piece it carried out (block plans)
   std::vector<int> grids;               // worker grids started per launch
   std::vector<int> workers_per_sm;      // residency of each launch's worker kernel
+  bool lanes = false;                   // fused worker: narrow kernels' blocks ran two to a worker (ExecutorOptions)
   std::vector<int> green_sms;           // per launch: the SMs of its green context (0: none, any SM)
   std::int64_t skipped = 0;             // entries whose block had already run to its end
   TimeNs wall_ns = 0;                   // host time of the whole execution

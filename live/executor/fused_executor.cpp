@@ -47,6 +47,7 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   const int per_sm = fused_worker_occupancy(stops, lanes);
   if (per_sm < 1) throw LiveError("the fused worker kernel cannot run on this GPU");
   result.workers_per_sm.assign(n, per_sm);
+  result.lanes = lanes;
   // The most pieces at once on one SM that the workers hold: two per worker where every piece is narrow.
   const int most = plan.sm_most.empty() ? 0 : *std::max_element(plan.sm_most.begin(), plan.sm_most.end());
   const bool all_narrow = std::find(narrow.begin(), narrow.end(), 0) == narrow.end();
