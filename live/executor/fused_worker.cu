@@ -190,106 +190,6 @@ __device__ int next_entry(const FusedView& v, unsigned sm, int begin, int count,
   }
 }
 
-template <bool Stops>
-__global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_kernel(FusedView v) {
-  __shared__ int s_entry, s_resume, s_restored, s_kind, s_stop, s_step, s_left;
-  __shared__ unsigned long long s_start, s_stop_at;
-  const unsigned sm = sm_id();
-  if (threadIdx.x == 0) {
-    if (v.worker_sm) v.worker_sm[blockIdx.x] = sm + 1;
-    atomicAdd(v.started, 1);
-  }
-  if (sm >= static_cast<unsigned>(v.sm_count)) return;  // the same for every thread of the worker
-  if (threadIdx.x == 0) atomicAdd(&v.sm_workers[sm], 1);
-  const int begin = v.sm_begin[sm], count = v.sm_begin[sm + 1] - begin;
-  const std::uint64_t origin = *v.origin;
-  // Thread 0 takes the next entry as soon as its own part of a piece is done, while the worker's other warps finish
-  // theirs: the queue's round trips to L2 are then off the hand-off's path. It waits for nothing there (its own
-  // piece is not counted yet, and another piece may be waiting for that count): waits come after the count.
-  auto publish = [&](int e, int resume, int restored) {
-    s_entry = e;
-    s_resume = resume;
-    s_restored = restored;
-    s_stop = 0;
-    s_start = globaltimer_ns();
-    if (e >= 0) {
-      const FusedEntry en = v.entries[e];
-      const bool stopped = en.kind != static_cast<int>(EntryKind::Run);
-      s_stop_at = stopped ? s_start + static_cast<unsigned long long>(en.budget_ns) : ~0ull;
-      s_kind = en.kind;
-    }
-  };
-  if (threadIdx.x == 0) {
-    s_left = 0;
-    int resume = 0, restored = 0;
-    const int e = next_entry(v, sm, begin, count, origin, take(v, sm, begin, count, origin, 0), &resume, &restored);
-    publish(e, resume, restored);
-  }
-  __syncthreads();
-  for (int taken = 1;; ++taken) {
-    const int e = s_entry;
-    if (e < 0) {
-      // A worker that left counted itself out already; one that found its queue empty does so now.
-      if (threadIdx.x == 0 && !s_left) atomicSub(&v.sm_workers[sm], 1);
-      break;
-    }
-    const FusedEntry en = v.entries[e];
-    const FusedLaunch& l = v.launches[en.launch];
-    const unsigned width = static_cast<unsigned>(l.args.threads);
-    if constexpr (Stops) {
-      float* values = l.saved_values ? l.saved_values + static_cast<std::size_t>(en.block) * width *
-                                                            static_cast<std::size_t>(l.values_per_thread)
-                                     : nullptr;
-      const ExecContext ctx{en.block, s_resume, values, l.values_per_thread, s_stop_at, s_kind,
-                            &s_stop,  &s_step,  width};
-      run_entry_body(l.args, ctx);
-    } else {
-      run_entry_body(l.args, FusedPlainContext{en.block, width});
-    }
-    Taken next;
-    if (threadIdx.x == 0) {
-      // Past its share of entries a worker leaves while a fresh one is waiting to take its place. The hardware may
-      // place that one on another SM, so the SM's last worker stays: an SM left without workers while its queue
-      // has entries would wait for a placement that may never come once the grid's workers have all started.
-      bool leave = v.entries_per_worker > 0 && taken >= v.entries_per_worker &&
-                   load_relaxed(v.started) < static_cast<int>(gridDim.x);
-      if (leave && atomicSub(&v.sm_workers[sm], 1) <= 1) {
-        atomicAdd(&v.sm_workers[sm], 1);
-        leave = false;
-      }
-      s_left = leave;
-      if (!leave) next = take(v, sm, begin, count, origin, 1);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      const std::uint64_t end = globaltimer_ns();
-      int state;
-      const ExecOutcome outcome = piece_outcome(s_stop, s_kind, s_restored, end >= s_stop_at, &state);
-      if (outcome == ExecOutcome::SwitchedOut) v.saved_step[l.block_base + en.block] = s_step;
-      v.records[e] = ExecRecord{s_start, end, sm, static_cast<std::uint32_t>(outcome)};
-      if (v.claims) {
-        __threadfence();  // saved values and step before the state that publishes them
-        atomicExch(&v.block_state[l.block_base + en.block], state);
-      }
-      count_ended(v, sm, en.launch);
-      int resume = 0, restored = 0;
-      publish(next_entry(v, sm, begin, count, origin, next, &resume, &restored), resume, restored);
-    }
-    __syncthreads();
-  }
-}
-
-// ---- Lanes (docs/validation.md, "Lanes") ----
-// A worker is as wide as the widest kernel, so a plan that runs 16 blocks of a 128-thread kernel on an SM would get
-// 8. In the lanes variant each half of a worker takes entries of its own while they are narrow (their body runs on
-// 128 threads and has no barrier but the context's, which is the half's named barrier), and the two halves join
-// for a wide entry. The halves' leaders take entries under a lock in shared memory, so that once a half has taken
-// a wide entry the other takes none before joining it: every entry either half holds then comes before the wide one
-// in the SM's queue, waits only on pieces before it, and ends, so the join cannot deadlock.
-constexpr unsigned kLanes = 2;
-constexpr unsigned kLaneThreads = kFusedWorkerThreads / kLanes;
-static_assert(kFusedWorkerThreads % kLanes == 0);
-
 // What a piece needs while it runs, in shared memory: its entry, where it resumes, and its safe points' state.
 struct PieceSlot {
   int entry, resume, restored, kind, stop, step;
@@ -300,14 +200,6 @@ struct PieceSlot {
   unsigned width;
   float* values;  // the block's saved values, or null
   alignas(16) unsigned char args[BodyArgs::kBytes];
-};
-
-// What a lane's leader decided it does next.
-enum LaneMode : int { kLaneRun = 0, kLaneJoin = 1, kLaneExit = 2 };
-
-// Shared between the two leaders, under `lock`.
-struct LaneShared {
-  int lock, wide_pending, wide_entry, wide_ready, leaving, taken;
 };
 
 __device__ void publish_slot(const FusedView& v, PieceSlot& s, int e, int resume, int restored) {
@@ -370,6 +262,84 @@ __device__ void end_slot(const FusedView& v, unsigned sm, const PieceSlot& s) {
   count_ended(v, sm, s.launch);
 }
 
+// Past its share of entries a worker leaves while a fresh one is waiting to take its place. The hardware may place
+// that one on another SM, so the SM's last worker stays: an SM left without workers while its queue has entries
+// would wait for a placement that may never come once the grid's workers have all started. Counts the worker out
+// when it leaves. Thread 0 (or a lane's leader) only.
+__device__ bool leaves_now(const FusedView& v, unsigned sm, int taken) {
+  bool leave = v.entries_per_worker > 0 && taken >= v.entries_per_worker &&
+               load_relaxed(v.started) < static_cast<int>(gridDim.x);
+  if (leave && atomicSub(&v.sm_workers[sm], 1) <= 1) {
+    atomicAdd(&v.sm_workers[sm], 1);
+    leave = false;
+  }
+  return leave;
+}
+
+template <bool Stops>
+__global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_kernel(FusedView v) {
+  __shared__ PieceSlot s_slot;
+  __shared__ int s_left;
+  const unsigned sm = sm_id();
+  if (threadIdx.x == 0) {
+    if (v.worker_sm) v.worker_sm[blockIdx.x] = sm + 1;
+    atomicAdd(v.started, 1);
+  }
+  if (sm >= static_cast<unsigned>(v.sm_count)) return;  // the same for every thread of the worker
+  if (threadIdx.x == 0) atomicAdd(&v.sm_workers[sm], 1);
+  const int begin = v.sm_begin[sm], count = v.sm_begin[sm + 1] - begin;
+  const std::uint64_t origin = *v.origin;
+  // Thread 0 takes the next entry as soon as its own part of a piece is done, while the worker's other warps finish
+  // theirs: the queue's round trips to L2 are then off the hand-off's path. It waits for nothing there (its own
+  // piece is not counted yet, and another piece may be waiting for that count): waits come after the count.
+  if (threadIdx.x == 0) {
+    s_left = 0;
+    int resume = 0, restored = 0;
+    const int e = next_entry(v, sm, begin, count, origin, take(v, sm, begin, count, origin, 0), &resume, &restored);
+    publish_slot(v, s_slot, e, resume, restored);
+  }
+  __syncthreads();
+  for (int taken = 1;; ++taken) {
+    if (s_slot.entry < 0) {
+      // A worker that left counted itself out already; one that found its queue empty does so now.
+      if (threadIdx.x == 0 && !s_left) atomicSub(&v.sm_workers[sm], 1);
+      break;
+    }
+    run_slot<Stops, false>(s_slot, 0, 0, 0);
+    Taken next;
+    if (threadIdx.x == 0) {
+      s_left = leaves_now(v, sm, taken);
+      if (!s_left) next = take(v, sm, begin, count, origin, 1);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      end_slot(v, sm, s_slot);
+      int resume = 0, restored = 0;
+      publish_slot(v, s_slot, next_entry(v, sm, begin, count, origin, next, &resume, &restored), resume, restored);
+    }
+    __syncthreads();
+  }
+}
+
+// ---- Lanes (docs/validation.md, "Lanes") ----
+// A worker is as wide as the widest kernel, so a plan that runs 16 blocks of a 128-thread kernel on an SM would get
+// 8. In the lanes variant each half of a worker takes entries of its own while they are narrow (their body runs on
+// 128 threads and has no barrier but the context's, which is the half's named barrier), and the two halves join
+// for a wide entry. The halves' leaders take entries under a lock in shared memory, so that once a half has taken
+// a wide entry the other takes none before joining it: every entry either half holds then comes before the wide one
+// in the SM's queue, waits only on pieces before it, and ends, so the join cannot deadlock.
+constexpr unsigned kLanes = 2;
+constexpr unsigned kLaneThreads = kFusedWorkerThreads / kLanes;
+static_assert(kFusedWorkerThreads % kLanes == 0);
+
+// What a lane's leader decided it does next.
+enum LaneMode : int { kLaneRun = 0, kLaneJoin = 1, kLaneExit = 2 };
+
+// Shared between the two leaders, under `lock`.
+struct LaneShared {
+  int lock, wide_pending, wide_entry, wide_ready, leaving, taken;
+};
+
 __device__ inline void lock_lanes(volatile LaneShared& sh) {
   while (atomicCAS(const_cast<int*>(&sh.lock), 0, 1) != 0) __nanosleep(32);
   __threadfence_block();
@@ -390,15 +360,7 @@ __device__ int acquire_lane(const FusedView& v, unsigned sm, int begin, int coun
   } else if (sh.leaving) {
     mode = kLaneExit;
   } else {
-    // Past its share of entries a worker leaves while a fresh one is waiting (fused_kernel, below), but never the
-    // SM's last.
-    bool leave = v.entries_per_worker > 0 && sh.taken >= v.entries_per_worker &&
-                 load_relaxed(v.started) < static_cast<int>(gridDim.x);
-    if (leave && atomicSub(&v.sm_workers[sm], 1) <= 1) {
-      atomicAdd(&v.sm_workers[sm], 1);
-      leave = false;
-    }
-    if (leave) {
+    if (leaves_now(v, sm, sh.taken)) {
       sh.leaving = 1;
       mode = kLaneExit;
     } else {
