@@ -14,20 +14,29 @@ namespace gpusched {
 
 struct SharegpuProgram {
   std::string name;
-  bool memory_bound = false;      // Table I "Characteristic"
-  std::int64_t footprint_mib = 0; // Table I "Memory Footprint"
-  double native_s = 0.0;          // Table I "Native Runtime"
-  int calls = 1;                  // kernel calls (BFS 28, Gaussian 20K from the text; the rest ours)
+  bool memory_bound = false;       // Table I "Characteristic"
+  std::int64_t footprint_mib = 0;  // Table I "Memory Footprint"
+  double native_s = 0.0;           // Table I "Native Runtime"
+  int calls = 1;                   // kernel calls (BFS 28, Gaussian 20K from the text; the rest ours)
+  double dirty_fraction = 0.5;     // the footprint's share in variables the kernel writes (ours, from the data;
+                                   // core/sharegpu_programs.cpp gives the arithmetic)
 };
+
+// What a program saves when it yields: `data`, the variables its kernel writes (the framework's metadata marks
+// each variable dirty or not, section II-E; dirty_fraction above), or `half` of the footprint for every
+// program (the rule before session 21, kept for comparison).
+enum class SharegpuDirty { Data, Half };
+SharegpuDirty parse_sharegpu_dirty(const std::string& text);  // "data" or "half"; throws otherwise
 
 // The seven programs of Table I, in the table's order.
 const std::vector<SharegpuProgram>& sharegpu_programs();
 const SharegpuProgram* find_sharegpu_program(const std::string& name);
 
 // One call's kernel: waves of blocks (4 per SM, 256 threads) lasting native_s / calls together, blocks of
-// at most 10 ms, 2% block-time RSD; footprint from the table, half of it dirty. Seed 0: the program's own
+// at most 10 ms, 2% block-time RSD; footprint from the table, dirty bytes by `dirty`. Seed 0: the program's own
 // (501 + its row in Table I), so every command draws the same blocks for it.
-GeneratedProfile sharegpu_kernel(const SharegpuProgram& p, const std::string& gpu = "k40", std::uint64_t seed = 0);
+GeneratedProfile sharegpu_kernel(const SharegpuProgram& p, const std::string& gpu = "k40", std::uint64_t seed = 0,
+                                 SharegpuDirty dirty = SharegpuDirty::Data);
 
 // A workload of the given programs (kernels from `kernels`, same order), each one's calls on its own stream
 // from time 0, tenant = program name, run `repeats[i]` times in a row (default once); `block_coalesced`

@@ -104,6 +104,17 @@ f5=$(awk '/^## Figure 5/ { on = 1 } on && /^\| mean \|/ { split($0, f, "|"); pri
 f5pct=$(awk -v x="$f5" 'BEGIN { printf "%.1f", 100 * (x - 1) }')
 row 004 "Figure 5, mean overhead alone at a 10 ms slice" "under 6 %" "$f5pct %" \
   "$(awk -v o="$f5pct" 'BEGIN { print (o <= 6.6) ? "yes" : "shape only" }')" "the per-call registration cost is our assumption"
+# Figure 6: each one's share of the slices at 500 ms (the first figure of the pair's 500 ms column).
+f6() { awk -v pair="$1" '/^## Figure 6/ { on = 1 } on && index($0, "| " pair " |") == 1 { split($0, f, "|");
+  v = f[6]; sub(/^ */, "", v); sub(/%.*/, "", v); print v; exit }' "$work/004.txt"; }
+f6mem=$(f6 "mattrans + stringsort")
+row 004 "Figure 6, memory pair at a 500 ms slice, matTrans's share of the slices" "about 50 %" "$f6mem %" \
+  "$(verdict 50 "$f6mem")" "with half of each footprint saved (--dirty half) 34 %: StringSort must save over 55 % of its state to miss a 500 ms slice"
+f6dxtc=$(f6 "dxtc + mattrans")
+row 004 "Figure 6, dxtc + matTrans at a 500 ms slice, dxtc's share of the slices" "88 %" "$f6dxtc %" \
+  "$(verdict 88 "$f6dxtc" "shape only")" "matTrans's 0.86 s of transfers miss one 500 ms slice, so dxtc runs two for each of matTrans's; 88 % needs about seven (3.5 s), which no transfer of its 5.4 GB at 10 GB/s takes"
 f10=$(awk '/Figure 10/ { on = 1 } on && /^\| mean \|/ { split($0, f, "|"); print f[7]; exit }' "$work/004.txt" | tr -d ' ')
+f10inter=$(awk '/^## Figure 10 under/ { on = 1 } on && /^\| whole states .*inter-kernel only/ { split($0, f, "|");
+  gsub(/ /, "", f[4]); gsub(/ /, "", f[5]); print f[4] "x (" f[5] ")"; exit }' "$work/004.txt")
 row 004 "Figure 10, speed-up with two GPUs (mean)" "1.55x" "${f10}x" "$(verdict 1.55 "$f10")" \
-  "with seven tenants in round robin a second GPU also halves each tenant's wait for its turn; the paper's dispatch is not described"
+  "the reading decides: block-coalesced shares and a second GPU on request, ${f10}x; whole states and one GPU per launch, ${f10inter}; the text does not say which the experiment used"

@@ -41,7 +41,11 @@ class TimesharePolicy final : public Policy {
         registration_ns_(static_cast<TimeNs>(std::llround(p.get_double("registration_us") * 1000.0))),
         pcie_gbps_(p.get_double("pcie_gbps")),
         shared_link_(p.get_string("pcie") == "shared"),
-        first_restore_free_(p.get_string("first_restore") == "free") {
+        first_restore_free_(p.get_string("first_restore") == "free"),
+        intra_when_idle_(p.get_string("intra_kernel") == "idle") {
+    const auto& intra = p.get_string("intra_kernel");
+    if (intra != "always" && intra != "idle")
+      throw std::invalid_argument("parameter 'intra_kernel' expects always or idle, found \"" + intra + "\"");
     const auto& first = p.get_string("first_restore");
     if (first != "free" && first != "upload")
       throw std::invalid_argument("parameter 'first_restore' expects free or upload, found \"" + first + "\"");
@@ -345,18 +349,40 @@ class TimesharePolicy final : public Policy {
         // PrepareState: the head of the queue brings its state here if it fits beside what the GPU holds,
         // after writing idle tenants' state back if that makes room.
         if (gpu.prepared >= 0 || queue_.empty()) continue;
-        const std::int32_t l = queue_.front();
+        const auto pick = next_request(v, g);
+        const std::int32_t l = *pick;
         const std::int64_t extra = extra_bytes(v, l, g);
         if (extra < 0) continue;
         if (gpu.used + extra > v.gpu().memory_bytes) {
           evict_for(v, a, g, extra);
           continue;
         }
-        queue_.pop_front();
+        queue_.erase(pick);
         prepare(v, a, l, g, extra);
         progress = true;
       }
     }
+  }
+
+  // The request a free GPU serves: the queue's head, except that with intra_kernel=idle a block-coalesced launch
+  // already running or prepared on another GPU waits behind every other launch's request, so that its second
+  // instance only takes a GPU that would otherwise be idle ("If there are N GPUs and M processes where M < N,
+  // then some GPUs would remain idle. In order to increase GPU utilization, ...", section IV-A).
+  std::deque<std::int32_t>::iterator next_request(const EngineView& v, int gpu) {
+    if (!intra_when_idle_) return queue_.begin();
+    for (auto it = queue_.begin(); it != queue_.end(); ++it)
+      if (!v.launch(*it).block_coalesced || !in_service_elsewhere(*it, gpu)) return it;
+    return queue_.begin();
+  }
+
+  bool in_service_elsewhere(std::int32_t l, int gpu) const {
+    for (int g = 0; g < static_cast<int>(gpus_.size()); ++g) {
+      const auto& s = gpus_[static_cast<std::size_t>(g)];
+      if (g != gpu && ((s.running >= 0 && instances_[static_cast<std::size_t>(s.running)].launch == l) ||
+                       (s.prepared >= 0 && instances_[static_cast<std::size_t>(s.prepared)].launch == l)))
+        return true;
+    }
+    return false;
   }
 
   void prepare(const EngineView& v, Actions& a, std::int32_t l, int g, std::int64_t extra) {
@@ -510,6 +536,7 @@ class TimesharePolicy final : public Policy {
   std::vector<std::int64_t> assigned_, mk_blocks_;
   std::vector<std::uint64_t> on_gpu_before_;  // per launch: the GPUs it has had an instance on (at most 64)
   const bool first_restore_free_;
+  const bool intra_when_idle_;
   std::int64_t microkernels_ = 0, bytes_in_ = 0, bytes_out_ = 0;
   std::map<std::string, std::int64_t> slices_by_tenant_;
   TimeNs link_wait_ = 0;
@@ -535,5 +562,8 @@ GPUSCHED_REGISTER_PLUGIN(
          "shared (one link for the node: transfers of all GPUs queue, as the paper observes) or per-gpu"},
         {"first_restore", gpusched::sim::ParamType::String, "free",
          "free (a launch's data is on the device when it arrives, as for every other policy) or upload (copied "
-         "from host memory over PCIe by its first restore, as in seed 004's framework)"}}),
+         "from host memory over PCIe by its first restore, as in seed 004's framework)"},
+        {"intra_kernel", gpusched::sim::ParamType::String, "always",
+         "several GPUs: a block-coalesced launch asks for another GPU at the back of the queue (always), or gets one "
+         "only when no other launch waits for it (idle: the paper's motivation, fewer processes than GPUs)"}}),
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::TimesharePolicy>(p); })

@@ -31,7 +31,7 @@ struct Case {
 };
 
 Case run_tenants(const std::vector<Tenant>& tenants, std::int64_t memory, int sms = 1, int gpus = 1,
-                 std::int64_t mk_blocks = 2) {
+                 std::int64_t mk_blocks = 2, const std::string& intra_kernel = "always") {
   std::vector<std::shared_ptr<const KernelProfile>> kernels;
   std::vector<Launch> launches;
   for (const auto& t : tenants) {
@@ -51,7 +51,8 @@ Case run_tenants(const std::vector<Tenant>& tenants, std::int64_t memory, int sm
                    {"microkernel_overhead_us", "0"},
                    {"registration_us", "0"},
                    {"pcie_gbps", "1"},
-                   {"first_restore", "upload"}});
+                   {"first_restore", "upload"},
+                   {"intra_kernel", intra_kernel}});
   EXPECT_EQ(test::check_invariants(c.w, c.gpu, c.r), "");
   return c;
 }
@@ -243,4 +244,31 @@ TEST(Timeshare, TwoGpusRunTwoTenantsAtOnceAndSplitCoalescedLaunches) {
   // The same launch not coalesced runs on one GPU: 800 B restore, then 4 micro-kernels: 4800.
   const auto whole = run_tenants({{"A", 8, 800, 0}}, 1 << 20, 1, 2);
   EXPECT_EQ(whole.r.launches[0].finish, 4800);
+}
+
+TEST(Timeshare, IntraKernelOnlyOnAnIdleGpu) {
+  // Two GPUs of one SM, no data. At 0 L (one 10 us micro-kernel) is prepared on GPU 0 and A (block-coalesced, 16
+  // blocks: 8 micro-kernels of 1 us) on GPU 1, where it starts; A asks for another GPU and gets GPU 0's prepare
+  // slot behind L (A#2: one micro-kernel, 10000-11000), and asks again: its request heads the queue but no GPU
+  // can take it (A is on both). B (one 1 us micro-kernel) arrives at 1: queue [A, B].
+  const std::vector<Tenant> t{{"L", 2, 0, 0, 0, 10000}, {"A", 16, 0, 0, 0, 1000, true}, {"B", 2, 0, 0, 1, 1000}};
+  // always: A's request blocks the head. With nobody ready on GPU 1, A runs its micro-kernels there back to back,
+  // 0-7000 (7 of 8; A#2 holds the eighth). At 6000 the seventh is dispatched, nothing of A is unclaimed, its
+  // request is dropped, B is prepared on GPU 1 and runs 7000-8000.
+  const auto always = run_tenants(t, 1 << 20, 1, 2, 2, "always");
+  EXPECT_EQ(always.r.launches[2].finish, 8000);
+  // idle: A is in service on GPU 0 (A#2 prepared), so B's request is served first: prepared on GPU 1 at 1, ready
+  // when A's first micro-kernel ends; A yields and B runs 1000-2000.
+  const auto idle = run_tenants(t, 1 << 20, 1, 2, 2, "idle");
+  EXPECT_EQ(idle.r.launches[2].finish, 2000);
+  // On one GPU the rule changes nothing (no other GPU to be idle).
+  EXPECT_EQ(run_tenants(t, 1 << 20, 1, 1, 2, "always").r.launches[2].finish,
+            run_tenants(t, 1 << 20, 1, 1, 2, "idle").r.launches[2].finish);
+}
+
+TEST(Timeshare, IntraKernelParameterIsChecked) {
+  const auto k = test::kernel("k", 2, 1024, {1000});
+  const auto w = make_workload("w", {k}, {test::launch("k", 0, 0)});
+  EXPECT_THROW(test::run(w, test::gpu_with_sms("h100", 1), "timeshare", 1, 2, {{"intra_kernel", "sometimes"}}),
+               std::invalid_argument);
 }
