@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 
 #include "core/atomic_file.h"
@@ -22,6 +23,8 @@ struct CalibrateArgs {
   std::string out;
   int repeats = 3;
   int samples = 101;
+  int race_samples = 61;
+  double race_spread_us = 30;
   double timeout_s = 60;
 };
 
@@ -54,7 +57,7 @@ int calibrate_command(const CalibrateArgs& a) {
   if (base.empty())
     throw std::invalid_argument(
         fmt::format("no preset matches the GPU ({}); calibrate needs one to base the file on", dev.name));
-  Measured latency, gap, completion, rtt;
+  Measured latency, gap, completion, rtt, race, queued;
   std::vector<Measured> dispatch(3);
   const int threads[3] = {32, 128, 256};
   for (int r = 0; r < a.repeats; ++r) {
@@ -72,6 +75,30 @@ int calibrate_command(const CalibrateArgs& a) {
         r + 1, sync.rtt_ns / 2, latency.repeat_medians.back(), gap.repeat_medians.back(),
         completion.repeat_medians.back(), dispatch[0].repeat_medians.back(), dispatch[1].repeat_medians.back(),
         dispatch[2].repeat_medians.back());
+    if (a.race_samples > 0) {
+      const auto samples = probe_successor_race(sync, a.race_samples,
+                                                static_cast<std::int64_t>(a.race_spread_us * 1000), a.timeout_s);
+      int misordered = 0;
+      const std::int64_t x = race_crossover_ns(samples, &misordered);
+      std::vector<std::int64_t> after;
+      int competitor = 0;
+      for (const auto& q : samples) {
+        if (!q.competitor_first) after.push_back(q.successor_after_ns);
+        competitor += q.competitor_first ? 1 : 0;
+      }
+      race.repeat_medians.push_back(static_cast<double>(x));
+      queued.repeat_medians.push_back(static_cast<double>(x) + latency.repeat_medians.back());
+      fmt::print(
+          "  busy GPU: a launch called up to {:.1f} us after a kernel's last block went before that kernel's stream "
+          "successor ({} of {} samples first, {} out of line with the threshold); the successor started {:.1f} us "
+          "after the last block when first; with this repeat's launch latency, it joins the queue {:.1f} us after\n",
+          static_cast<double>(x) / 1000, competitor, samples.size(), misordered,
+          after.empty() ? 0.0 : median_of(after) / 1000, queued.repeat_medians.back() / 1000);
+      if (a.race_samples >= 5 && std::getenv("GPUSCHED_RACE_SAMPLES"))
+        for (const auto& q : samples)
+          fmt::print("  race x {} ns competitor_first {} successor_after {} ns\n", q.x_ns, q.competitor_first ? 1 : 0,
+                     q.successor_after_ns);
+    }
   }
   const std::string date = store::utc_now_iso8601();
   std::string text =
@@ -102,6 +129,17 @@ int calibrate_command(const CalibrateArgs& a) {
   prov("completion_latency", completion, "ns");
   prov("launch_gap", gap, "ns");
   prov("clock_sync_round_trip", rtt, "ns");
+  if (!race.repeat_medians.empty()) {
+    prov("busy_race_crossover", race, "ns");
+    prov("busy_successor_queue_latency", queued, "ns");
+    text += fmt::format(
+        "busy_race_method = \"a kernel filling half of every SM, its stream successor and another stream's launch "
+        "called around its end ({} samples over +-{:.0f} us a repeat), each needing the room it leaves: the "
+        "crossover is the call time (after its last block) up to which the other launch goes first; queue latency = "
+        "crossover + launch latency, the time after its predecessor's last block at which a successor takes its "
+        "place among launches waiting for room; not applied\"\n",
+        a.race_samples, a.race_spread_us);
+  }
   for (int t = 0; t < 3; ++t) {
     const auto key = fmt::format("block_dispatch_{}_threads", threads[t]);
     prov(key.c_str(), dispatch[static_cast<std::size_t>(t)], "ns");
@@ -136,6 +174,13 @@ void add_calibrate_command(CLI::App& app, int& result) {
   cmd->add_option("--samples", a->samples, "Samples per measurement and repeat (their median)")
       ->check(CLI::Range(3, 100000));
   cmd->add_option("--timeout", a->timeout_s, "Watchdog: seconds a probe may take");
+  cmd->add_option("--race-samples", a->race_samples,
+                  "Samples per repeat of the busy-GPU race between a stream successor and another stream's launch "
+                  "(0: skip)")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--race-spread", a->race_spread_us,
+                  "The race's launch calls step over +- this many us around the predecessor's expected end")
+      ->check(CLI::Range(1.0, 10000.0));
   cmd->callback([a, &result] { result = calibrate_command(*a); });
 }
 

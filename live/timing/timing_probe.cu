@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -42,6 +43,17 @@ __global__ void spin_kernel(unsigned long long ns, unsigned long long* end) {
 }
 
 __global__ void empty_kernel() {}
+
+// Spins for `ns` from its block's start; stamps[0] gets the earliest block start, stamps[1] the latest block end.
+// Its dynamic shared memory only takes room on the SM.
+__global__ void race_kernel(unsigned long long ns, unsigned long long* stamps) {
+  const unsigned long long t0 = globaltimer_ns();
+  if (threadIdx.x == 0) atomicMin(stamps, t0);
+  while (globaltimer_ns() - t0 < ns) {
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(stamps + 1, globaltimer_ns());
+}
 
 // Waits on the host, ending the process when the GPU takes longer than the timeout (a hung probe cannot be
 // stopped otherwise).
@@ -161,6 +173,82 @@ std::vector<std::int64_t> probe_completion_latency(int samples, double timeout_s
   cudaStreamDestroy(b);
   cudaFree(d);
   return out;
+}
+
+std::vector<RaceSample> probe_successor_race(const ClockSync& sync, int samples, std::int64_t spread_ns,
+                                             double timeout_s) {
+  int device = 0, sms = 0, smem_sm = 0, smem_optin = 0;
+  GPUSCHED_CUDA(cudaGetDevice(&device));
+  GPUSCHED_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPUSCHED_CUDA(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  GPUSCHED_CUDA(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  // More than half an SM's shared memory: one such block per SM, and two never share one.
+  const int big = std::min(smem_optin, smem_sm / 2 + 8 * 1024);
+  GPUSCHED_CUDA(cudaFuncSetAttribute(race_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, big));
+  constexpr unsigned long long kPredecessorNs = 60'000, kFillerExtraNs = 200'000, kRacerNs = 20'000;
+  constexpr std::int64_t kLaunchToStartNs = 10'000;  // about a launch's latency: P's expected start
+  unsigned long long* d = nullptr;  // [P first, P last, S first, S last, C first, C last, filler first, last]
+  GPUSCHED_CUDA(cudaMalloc(&d, 8 * sizeof *d));
+  cudaStream_t a = nullptr, b = nullptr, f = nullptr;
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  GPUSCHED_CUDA(cudaStreamCreateWithFlags(&f, cudaStreamNonBlocking));
+  std::vector<RaceSample> out;
+  for (int i = 0; i < samples + 1; ++i) {
+    const unsigned long long init[8] = {~0ull, 0, ~0ull, 0, ~0ull, 0, ~0ull, 0};
+    GPUSCHED_CUDA(cudaMemcpy(d, init, sizeof init, cudaMemcpyHostToDevice));
+    // Steps from -spread to +spread over the samples (the warm-up, i = 0, at -spread).
+    const std::int64_t delta =
+        samples > 1 ? -spread_ns + 2 * spread_ns * std::max(0, i - 1) / (samples - 1) : 0;
+    const std::int64_t h0 = host_now_ns();
+    race_kernel<<<sms, 1024, big, a>>>(kPredecessorNs, d);
+    race_kernel<<<sms, 1024, 0, f>>>(kPredecessorNs + kFillerExtraNs, d + 6);
+    race_kernel<<<sms, 1024, big, a>>>(kRacerNs, d + 2);
+    GPUSCHED_CUDA(cudaGetLastError());
+    const std::int64_t call_at = h0 + kLaunchToStartNs + static_cast<std::int64_t>(kPredecessorNs) + delta;
+    while (host_now_ns() < call_at) {
+    }
+    const std::int64_t h3 = host_now_ns();
+    race_kernel<<<sms, 1024, big, b>>>(kRacerNs, d + 4);
+    GPUSCHED_CUDA(cudaGetLastError());
+    // The streams do not synchronise with the legacy default stream: wait for each.
+    for (cudaStream_t s : {a, b, f}) wait_for(s, timeout_s, "successor-race probe");
+    unsigned long long st[8];
+    GPUSCHED_CUDA(cudaMemcpy(st, d, sizeof st, cudaMemcpyDeviceToHost));
+    if (i == 0) continue;  // warm-up
+    RaceSample r;
+    const auto p_end = static_cast<std::int64_t>(st[1]);
+    r.x_ns = h3 + sync.offset_ns - p_end;
+    r.competitor_first = st[4] < st[2];
+    r.successor_after_ns = static_cast<std::int64_t>(st[2]) - p_end;
+    out.push_back(r);
+  }
+  cudaStreamDestroy(a);
+  cudaStreamDestroy(b);
+  cudaStreamDestroy(f);
+  cudaFree(d);
+  return out;
+}
+
+std::int64_t race_crossover_ns(std::vector<RaceSample> v, int* misordered) {
+  std::sort(v.begin(), v.end(), [](const RaceSample& p, const RaceSample& q) { return p.x_ns < q.x_ns; });
+  // Threshold before sample k: samples [0, k) should be competitor-first, [k, n) successor-first.
+  const int n = static_cast<int>(v.size());
+  int wrong = 0;
+  for (const auto& r : v) wrong += r.competitor_first ? 1 : 0;  // k = 0: every competitor-first one is wrong
+  int best = wrong, best_k = 0;
+  for (int k = 1; k <= n; ++k) {
+    wrong += v[static_cast<std::size_t>(k - 1)].competitor_first ? -1 : 1;
+    if (wrong < best) {
+      best = wrong;
+      best_k = k;
+    }
+  }
+  if (misordered) *misordered = best;
+  if (v.empty()) return 0;
+  if (best_k == 0) return v.front().x_ns;
+  if (best_k == n) return v.back().x_ns;
+  return (v[static_cast<std::size_t>(best_k - 1)].x_ns + v[static_cast<std::size_t>(best_k)].x_ns) / 2;
 }
 
 std::vector<double> probe_dispatch_ns(int threads, int small, int large, int samples, double timeout_s) {
