@@ -76,8 +76,8 @@ int calibrate_command(const CalibrateArgs& a) {
         completion.repeat_medians.back(), dispatch[0].repeat_medians.back(), dispatch[1].repeat_medians.back(),
         dispatch[2].repeat_medians.back());
     if (a.race_samples > 0) {
-      const auto samples = probe_successor_race(sync, a.race_samples,
-                                                static_cast<std::int64_t>(a.race_spread_us * 1000), a.timeout_s);
+      const auto samples =
+          probe_successor_race(sync, a.race_samples, static_cast<std::int64_t>(a.race_spread_us * 1000), a.timeout_s);
       int misordered = 0;
       const std::int64_t x = race_crossover_ns(samples, &misordered);
       std::vector<std::int64_t> after;

@@ -198,8 +198,7 @@ std::vector<RaceSample> probe_successor_race(const ClockSync& sync, int samples,
     const unsigned long long init[8] = {~0ull, 0, ~0ull, 0, ~0ull, 0, ~0ull, 0};
     GPUSCHED_CUDA(cudaMemcpy(d, init, sizeof init, cudaMemcpyHostToDevice));
     // Steps from -spread to +spread over the samples (the warm-up, i = 0, at -spread).
-    const std::int64_t delta =
-        samples > 1 ? -spread_ns + 2 * spread_ns * std::max(0, i - 1) / (samples - 1) : 0;
+    const std::int64_t delta = samples > 1 ? -spread_ns + 2 * spread_ns * std::max(0, i - 1) / (samples - 1) : 0;
     const std::int64_t h0 = host_now_ns();
     race_kernel<<<sms, 1024, big, a>>>(kPredecessorNs, d);
     race_kernel<<<sms, 1024, 0, f>>>(kPredecessorNs + kFillerExtraNs, d + 6);
@@ -228,27 +227,6 @@ std::vector<RaceSample> probe_successor_race(const ClockSync& sync, int samples,
   cudaStreamDestroy(f);
   cudaFree(d);
   return out;
-}
-
-std::int64_t race_crossover_ns(std::vector<RaceSample> v, int* misordered) {
-  std::sort(v.begin(), v.end(), [](const RaceSample& p, const RaceSample& q) { return p.x_ns < q.x_ns; });
-  // Threshold before sample k: samples [0, k) should be competitor-first, [k, n) successor-first.
-  const int n = static_cast<int>(v.size());
-  int wrong = 0;
-  for (const auto& r : v) wrong += r.competitor_first ? 1 : 0;  // k = 0: every competitor-first one is wrong
-  int best = wrong, best_k = 0;
-  for (int k = 1; k <= n; ++k) {
-    wrong += v[static_cast<std::size_t>(k - 1)].competitor_first ? -1 : 1;
-    if (wrong < best) {
-      best = wrong;
-      best_k = k;
-    }
-  }
-  if (misordered) *misordered = best;
-  if (v.empty()) return 0;
-  if (best_k == 0) return v.front().x_ns;
-  if (best_k == n) return v.back().x_ns;
-  return (v[static_cast<std::size_t>(best_k - 1)].x_ns + v[static_cast<std::size_t>(best_k)].x_ns) / 2;
 }
 
 std::vector<double> probe_dispatch_ns(int threads, int small, int large, int samples, double timeout_s) {

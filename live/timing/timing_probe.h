@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "live/timing/race.h"
+
 namespace gpusched::live {
 
 // The host's monotonic clock (std::chrono::steady_clock), ns.
@@ -31,18 +33,10 @@ std::vector<std::int64_t> probe_completion_latency(int samples, double timeout_s
 // (one block of 1024 threads and most of the shared memory on every SM) beside a filler holding the SMs' other
 // half; its stream successor S queued behind it; and a competitor C launched from the host on another stream around
 // P's end. S and C each need the room P leaves, so whichever the GPU dispatches first fills it and the other waits.
-// x = C's launch call (GPU clock) - P's last block end; competitor_first: C's first block started before S's. The
-// host call times step from -spread_ns to +spread_ns around P's expected end.
-struct RaceSample {
-  std::int64_t x_ns = 0;
-  bool competitor_first = false;
-  std::int64_t successor_after_ns = 0;  // S's first block - P's last end
-};
+// The host call times step from -spread_ns to +spread_ns around P's expected end (live/timing/race.h: the samples
+// and their crossover).
 std::vector<RaceSample> probe_successor_race(const ClockSync& sync, int samples, std::int64_t spread_ns,
                                              double timeout_s);
-// The x at which the order flips: competitor first below it, successor first above; the threshold that misorders
-// the fewest samples (the midpoint between the two samples around it). `misordered` gets their count.
-std::int64_t race_crossover_ns(std::vector<RaceSample> samples, int* misordered);
 
 // ns per block GPU-wide: the time of launches of `large` against `small` empty blocks of `threads` threads (CUDA
 // events, the median of `samples` each), difference over the difference in blocks.
