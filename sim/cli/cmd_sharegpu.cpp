@@ -36,6 +36,13 @@ struct Programs {
   }
 };
 
+// --dirty, shared by `sharegpu` and `gen sharegpu` (core/sharegpu_programs.h, SharegpuDirty).
+void add_dirty_option(CLI::App& cmd, std::string& dirty) {
+  cmd.add_option("--dirty", dirty,
+                 "What a program saves: data (the variables its kernel writes) or half (half of its footprint)")
+      ->check(CLI::IsMember({"data", "half"}));
+}
+
 Programs make_programs(const std::string& gpu, SharegpuDirty dirty) {
   Programs out;
   for (const auto& p : sharegpu_programs()) {
@@ -85,9 +92,7 @@ void add_sharegpu_command(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--gpu", a->gpu, "GPU preset (the paper: K40c)");
-  cmd->add_option("--dirty", a->dirty,
-                  "What a program saves: data (the variables its kernel writes) or half (half of its footprint)")
-      ->check(CLI::IsMember({"data", "half"}));
+  add_dirty_option(*cmd, a->dirty);
   cmd->add_option("--set", a->set, "PARAM=VALUE for timeshare (e.g. registration_us=0)");
   cmd->add_option("--jobs", a->jobs, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
   cmd->callback([a] {
@@ -306,9 +311,7 @@ void add_gen_sharegpu_command(CLI::App& gen) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--out", a->out, "Output folder (profiles, and one workload per run below)")->required();
-  cmd->add_option("--dirty", a->dirty,
-                  "What a program saves: data (the variables its kernel writes) or half (half of its footprint)")
-      ->check(CLI::IsMember({"data", "half"}));
+  add_dirty_option(*cmd, a->dirty);
   cmd->add_option("--programs", a->programs, "Programs of the workload (default: all seven)")->delimiter(',');
   cmd->add_option("--gpu", a->gpu, "GPU preset");
   cmd->add_option("--gpus", a->gpus, "GPUs in the node")->check(CLI::Range(1, 64));
