@@ -31,6 +31,7 @@
 #include "sim/interference/age_fit.h"
 #include "sim/interference/bandwidth.h"
 #include "sim/interference/corun_fit.h"
+#include "sim/interference/equivalent.h"
 
 namespace gpusched::cli {
 namespace {
@@ -103,6 +104,24 @@ class HeldOutPairs {
     return out;
   }
 
+  // The records' own noise, the floor under any model's error: each single-partner row's co-run block time against
+  // the mean of the other repeats of the same run and victim (percent of the row's), where there are others.
+  std::vector<double> repeat_noise() const {
+    std::map<std::pair<std::string, std::string>, std::vector<double>> by_run;
+    for (const auto& r : table_.records)
+      if (r.partners.size() == 1 && r.corun_mean_ns > 0) by_run[{r.run, r.victim}].push_back(r.corun_mean_ns);
+    std::vector<double> out;
+    for (const auto& [key, v] : by_run) {
+      if (v.size() < 2) continue;
+      const double sum = std::accumulate(v.begin(), v.end(), 0.0);
+      for (const double x : v) {
+        const double others = (sum - x) / static_cast<double>(v.size() - 1);
+        out.push_back(100.0 * std::abs(others - x) / x);
+      }
+    }
+    return out;
+  }
+
   // The `age` model's parameters fitted on every pair (what the model fits from this file in a run).
   sim::AgeParams age_fit_all() const {
     return sim::fit_age(table_.records, gpu_, [&](const std::string& name) { return profile(name); });
@@ -141,6 +160,19 @@ class HeldOutPairs {
       return sim::age_predict(age_fits_[static_cast<std::size_t>(fold)], r, gpu_,
                               [&](const std::string& name) { return profile(name); });
     if (model == "corun:form=ratio") return fits_.at({fold, CoRunForm::Ratio, exposure}).predict(r, exposure);
+    if (model == "equivalent") {
+      // sim/interference/equivalent.cpp's rule: the victim runs as its recordings do at r_eff = its own blocks +
+      // sum of w(victim <- partner) x the partner's blocks, against its recordings at its own count. The weights
+      // come from the profiles (fitted on native runs, no co-run record among them), so every co-run is held out
+      // from the fit; a pair the native runs never put together weighs 1.
+      const KernelProfile* k = profile(r.victim);
+      if (!k || k->record_sets.size() < 2) return 1.0;  // one residency recorded: the engine leaves it at rate 1
+      double r_eff = r.victim_blocks_per_sm;
+      for (const auto& p : r.partners)
+        r_eff += sim::equivalent_weight(*k, p.kernel) * (exposure == Exposure::Life ? p.exposure : p.exposure_at_start);
+      const double own = sim::equivalent_mean_ns(*k, r.victim_blocks_per_sm);
+      return own > 0 ? sim::equivalent_mean_ns(*k, std::max(1.0, r_eff)) / own : 1.0;
+    }
     if (model == "residency") {
       // The total blocks on the SM pick the victim's own block time (its record sets), relative to its own count.
       const KernelProfile* k = profile(r.victim);
@@ -187,7 +219,7 @@ class HeldOutPairs {
   // `corun` with other parameters (another co-run file, another order) has no held-out rule.
   static bool supports(const std::string& model) {
     return model == "none" || model == "residency" || model == "bandwidth" || model == "markov" || model == "corun" ||
-           model == "corun:form=ratio" || model == "age";
+           model == "corun:form=ratio" || model == "age" || model == "equivalent";
   }
 
   std::optional<kernelet::ModelKernel> model_input(const std::string& name) const {
@@ -321,6 +353,9 @@ int run_crossval(const CrossvalArgs& a) {
                nearest_rank(s, 0.9));
     row(m, "held-out-pairs", median_of(e), nearest_rank(e, 0.9), "", "");
   }
+  if (const auto noise = held.repeat_noise(); !noise.empty())
+    fmt::print("{:<12} {:>10.2f} {:>10.2f}   (the records' own noise: each repeat against the others' mean)\n",
+               "repeats", median_of(noise), nearest_rank(noise, 0.9));
   if (std::find(a.models.begin(), a.models.end(), "age") != a.models.end()) {
     const auto p = held.age_fit_all();
     std::string pressure;

@@ -8,16 +8,15 @@
 // interpolated linearly between the record sets and extrapolated past the last along its last segment (a
 // throughput-bound kernel's block time keeps growing with the load). A launch beside only launches of its own kernel
 // runs as recorded (its recording holds that). docs/interference.md, "Equivalent residency".
+#include "sim/interference/equivalent.h"
+
 #include <algorithm>
 
 #include "sim/duration_model.h"
 #include "sim/registry.h"
 
 namespace gpusched::sim {
-namespace {
 
-// Mean block time of `k` at `residency` (fractional), extrapolated past the last record set along its last segment;
-// 0 without record sets.
 double equivalent_mean_ns(const KernelProfile& k, double residency) {
   const auto& sets = k.record_sets;
   if (sets.empty()) return 0.0;
@@ -27,6 +26,13 @@ double equivalent_mean_ns(const KernelProfile& k, double residency) {
   const double slope = std::max(0.0, (hi.mean_ns - lo.mean_ns) / static_cast<double>(hi.residency - lo.residency));
   return hi.mean_ns + slope * (residency - hi.residency);
 }
+
+double equivalent_weight(const KernelProfile& k, const std::string& other, double unfitted) {
+  const auto it = k.equivalent_blocks.find(other);
+  return it == k.equivalent_blocks.end() ? unfitted : it->second;
+}
+
+namespace {
 
 class EquivalentInterference final : public DurationModel {
  public:
@@ -51,8 +57,7 @@ class EquivalentInterference final : public DurationModel {
           continue;
         }
         others = true;
-        const auto it = k.equivalent_blocks.find(other.name);
-        r_eff += (it == k.equivalent_blocks.end() ? unfitted_ : it->second) * groups[j].blocks;
+        r_eff += equivalent_weight(k, other.name, unfitted_) * groups[j].blocks;
       }
       if (!others) continue;
       const double primary = k.record_sets.back().mean_ns;

@@ -227,14 +227,14 @@ TEST(Cli, SimDetailsPrintPolicyFigures) {
   EXPECT_EQ(out.find("fifo: "), std::string::npos) << out;
 }
 
-// crossval on the shipped H100 co-runs: every model's held-out error and the Markov model's IPC against the
-// recordings, on the nine suite kernels whose profiles carry counted instructions (scripts/ncu-to-profiles.py).
-// markov must differ from none (it has inputs now) and the measured IPC of mriq-s1 alone must be near the
-// profiler's 3.56 (recorded blocks x instructions / (SMs x span x clock)).
+// crossval on the shipped H100 co-runs: every model's held-out error (equivalent's included) and the Markov model's IPC
+// against the recordings, on the nine suite kernels whose profiles carry counted instructions
+// (scripts/ncu-to-profiles.py). markov must differ from none (it has inputs now) and the measured IPC of mriq-s1 alone
+// must be near the profiler's 3.56 (recorded blocks x instructions / (SMs x span x clock)).
 TEST(Cli, CrossvalPredictsHeldOutPairsAndReportsMarkovIpc) {
   std::string out;
   ASSERT_EQ(run_cli("crossval --coruns " + std::string(GPUSCHED_TRACES_DIR) +
-                        "/live/h100/coruns.csv --model none --model markov --ipc-detail",
+                        "/live/h100/coruns.csv --model none --model markov --model equivalent --ipc-detail",
                     out),
             0)
       << out;
@@ -244,6 +244,12 @@ TEST(Cli, CrossvalPredictsHeldOutPairsAndReportsMarkovIpc) {
   ASSERT_NE(none, std::string::npos);
   ASSERT_NE(markov, std::string::npos);
   EXPECT_NE(out.substr(none + 1, 40).substr(12), out.substr(markov + 1, 40).substr(12)) << "markov = none";
+  // equivalent's weights come from native runs, so every co-run is held out from its fit: it has a row, and the
+  // records' own noise (three repeats) is printed beside the models.
+  const auto equivalent = out.find("\nequivalent ");
+  ASSERT_NE(equivalent, std::string::npos) << out;
+  EXPECT_EQ(out.substr(equivalent, 60).find("no held-out rule"), std::string::npos) << out;
+  EXPECT_NE(out.find("\nrepeats "), std::string::npos) << out;
   const auto mriq = out.find("mriq-s1 r=8");
   ASSERT_NE(mriq, std::string::npos) << out;
   const double measured = std::stod(out.substr(out.find("measured", mriq) + 8));

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/duration_model.h"
+#include "sim/interference/equivalent.h"
 #include "sim/registry.h"
 #include "test_helpers.h"
 
@@ -52,6 +53,20 @@ TEST(EquivalentModel, OtherBlocksCountAsTheirFittedWeightInOwnBlocks) {
   // The `unfitted` parameter weighs m's block: 2 + 2 x 2 = 6 -> 300 ns.
   r = rates(*equivalent({{"unfitted", "2"}}), {{k.get(), 2, 0}, {m.get(), 2, 1}});
   EXPECT_DOUBLE_EQ(r[0], 200.0 / 300.0);
+}
+
+// The rule as gpusched crossval applies it to a co-run record (held-out pairs): the curve and the weights.
+TEST(EquivalentModel, TheCurveAndTheWeightsOutsideTheEngine) {
+  const auto k = victim();
+  EXPECT_DOUBLE_EQ(sim::equivalent_mean_ns(*k, 2), 100.0);    // a record set
+  EXPECT_DOUBLE_EQ(sim::equivalent_mean_ns(*k, 3), 150.0);    // between 2 (100) and 4 (200)
+  EXPECT_DOUBLE_EQ(sim::equivalent_mean_ns(*k, 5.5), 275.0);  // past 4 along 50 ns a block: 200 + 1.5 x 50
+  EXPECT_DOUBLE_EQ(sim::equivalent_weight(*k, "j-s1"), 1.5);
+  EXPECT_DOUBLE_EQ(sim::equivalent_weight(*k, "m-s1"), 1.0);  // unfitted
+  EXPECT_DOUBLE_EQ(sim::equivalent_weight(*k, "m-s1", 0.5), 0.5);
+  // A co-run of 2 of k's blocks with j's at an exposure of 1.0: r_eff = 2 + 1.5 = 3.5 -> 175 ns against 100 alone.
+  EXPECT_DOUBLE_EQ(
+      sim::equivalent_mean_ns(*k, 2 + sim::equivalent_weight(*k, "j-s1") * 1.0) / sim::equivalent_mean_ns(*k, 2), 1.75);
 }
 
 TEST(EquivalentModel, ALaunchBesideOnlyItsOwnKernelRunsAsRecorded) {
