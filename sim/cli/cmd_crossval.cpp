@@ -46,6 +46,7 @@ struct CrossvalArgs {
   std::uint64_t seed = 1;
   bool ipc_detail = false;
   bool per_launch = false;
+  bool per_victim = false;
 };
 
 struct ModelErrors {
@@ -101,6 +102,28 @@ class HeldOutPairs {
       const double predicted = r.alone_mean_ns * slowdown(model, r, f, exposure);
       out.push_back(100.0 * std::abs(predicted - r.corun_mean_ns) / r.corun_mean_ns);
     }
+    return out;
+  }
+
+  // Per victim suite kernel, over its held-out single-partner rows under `model`: how many, the median signed error
+  // (percent, negative: predicted faster than measured), and the median measured and predicted slowdowns.
+  struct VictimRow {
+    std::string victim;
+    std::size_t rows = 0;
+    double signed_err = 0, measured = 0, predicted = 0;
+  };
+  std::vector<VictimRow> by_victim(const std::string& model) const {
+    std::map<std::string, std::array<std::vector<double>, 3>> v;
+    for (const auto& r : table_.records) {
+      if (r.partners.size() != 1 || r.alone_mean_ns <= 0 || r.corun_mean_ns <= 0) continue;
+      const double s = slowdown(model, r, fold_.at(unordered(r.victim, r.partners.front().kernel)), Exposure::Life);
+      auto& x = v[suite_kernel_of(r.victim)];
+      x[0].push_back(100.0 * (r.alone_mean_ns * s - r.corun_mean_ns) / r.corun_mean_ns);
+      x[1].push_back(r.slowdown());
+      x[2].push_back(s);
+    }
+    std::vector<VictimRow> out;
+    for (auto& [name, x] : v) out.push_back({name, x[0].size(), median_of(x[0]), median_of(x[1]), median_of(x[2])});
     return out;
   }
 
@@ -353,6 +376,17 @@ int run_crossval(const CrossvalArgs& a) {
                nearest_rank(s, 0.9));
     row(m, "held-out-pairs", median_of(e), nearest_rank(e, 0.9), "", "");
   }
+  if (a.per_victim)
+    for (const auto& m : a.models) {
+      if (!HeldOutPairs::supports(m)) continue;
+      fmt::print(
+          "  {} by victim: rows, median signed error % (negative: predicted faster), median slowdown measured, "
+          "predicted\n",
+          m);
+      for (const auto& v : held.by_victim(m))
+        fmt::print("    {:<14} {:>5} {:>8.1f} {:>8.2f} {:>8.2f}\n", v.victim, v.rows, v.signed_err, v.measured,
+                   v.predicted);
+    }
   if (const auto noise = held.repeat_noise(); !noise.empty())
     fmt::print("{:<12} {:>10.2f} {:>10.2f}   (the records' own noise: each repeat against the others' mean)\n",
                "repeats", median_of(noise), nearest_rank(noise, 0.9));
@@ -482,6 +516,8 @@ void add_crossval_command(CLI::App& app) {
   cmd->add_option("--default-model", a->default_model, "The model marked default in the CSV");
   cmd->add_option("--seed", a->seed, "Seed of the split of pairs into two halves");
   cmd->add_flag("--ipc-detail", a->ipc_detail, "Print each kernel's and pair's measured and predicted IPC");
+  cmd->add_flag("--per-victim", a->per_victim,
+                "Break each model's held-out co-run error down by victim kernel (signed error, slowdowns)");
   cmd->add_flag("--per-launch", a->per_launch,
                 "Under each model, each launch of the first measured run: mean block times, KS, turnarounds");
   cmd->add_option("--csv", a->csv, "Write the rows (docs/interference/crossval.csv's columns)");
