@@ -62,6 +62,14 @@ PruneRule parse_prune_rule(const std::string& s) {
   throw std::invalid_argument("prune rule '" + s + "': expected 'or' (section 4.3's text) or 'and' (Table 6)");
 }
 
+AllPruned parse_all_pruned(const std::string& s) {
+  if (s == "relax") return AllPruned::Relax;
+  if (s == "alone") return AllPruned::Alone;
+  throw std::invalid_argument("all_pruned '" + s +
+                              "': expected 'relax' (halve the thresholds until a pair survives) or 'alone' (no "
+                              "co-schedule)");
+}
+
 bool survives_pruning(const PlanKernel& a, const PlanKernel& b, const PruneOptions& o) {
   if (!a.pur || !a.mur || !b.pur || !b.mur) return true;
   const bool close_pur = std::abs(*a.pur - *b.pur) < o.alpha_p;
@@ -153,11 +161,11 @@ std::optional<CoSchedule> find_co_schedule(const GpuSpec& gpu, const SmModel& mo
       for (std::size_t b = 0; b < types; ++b)
         if (tp[a * types + b].count && survives_pruning(pending[reps[a]], pending[reps[b]], used))
           survivors.push_back(a * types + b);
-    if (!survivors.empty() || attempt >= 30) break;
+    if (!survivors.empty() || attempt >= 30 || prune.all_pruned == AllPruned::Alone) break;
     used.alpha_p /= 2;  // everything pruned: relax the thresholds (section 4.3)
     used.alpha_m /= 2;
   }
-  if (survivors.empty())
+  if (survivors.empty() && prune.all_pruned == AllPruned::Relax)
     for (std::size_t k = 0; k < types * types; ++k)
       if (tp[k].count) survivors.push_back(k);
   // The best CP; among equal CPs the pair that comes first in (i, j) order, as a pass over the kernel pairs in

@@ -43,14 +43,23 @@ struct CoSchedule {
 // the text's is the default.
 enum class PruneRule { Or, And };
 
+// Section 4.3: "if all the co-schedules are pruned, we need to increase alpha_p or alpha_m". Raising a threshold
+// prunes more, so the sentence is read two ways: Relax lowers the thresholds (halved) until some pair survives (the
+// sentence's intent as we read it: find a candidate), Alone takes "all pruned" as the rule's verdict that no pair of
+// the pending kernels gains, and co-schedules none (the oldest kernel runs alone until the pending set changes).
+enum class AllPruned { Relax, Alone };
+
 struct PruneOptions {
   double alpha_p = 0.4;  // prune pairs whose PUR differ by less than this ...
   double alpha_m = 0.1;  // ... or (and, under PruneRule::And) whose MUR differ by less than this
   PruneRule rule = PruneRule::Or;
+  AllPruned all_pruned = AllPruned::Relax;
 };
 
 // "or" / "and"; throws std::invalid_argument naming the value otherwise.
 PruneRule parse_prune_rule(const std::string& s);
+// "relax" / "alone"; throws std::invalid_argument naming the value otherwise.
+AllPruned parse_all_pruned(const std::string& s);
 
 struct FindStats {
   std::size_t pairs = 0;            // candidate pairs
@@ -91,9 +100,10 @@ struct TypePair {
 };
 std::vector<TypePair> pairs_by_type(const std::vector<std::size_t>& type, std::size_t types);
 
-// FindCoSchedule: candidate pairs, pruning (thresholds halved until some pair survives), the balanced ratio
-// and CP of each survivor, the maximum CP. Kernels with identical inputs are evaluated once. nullopt for fewer
-// than two kernels or when no pair can share an SM.
+// FindCoSchedule: candidate pairs, pruning (when every pair is pruned: thresholds halved until some pair survives,
+// or no co-schedule under AllPruned::Alone), the balanced ratio and CP of each survivor, the maximum CP. Kernels
+// with identical inputs are evaluated once. nullopt for fewer than two kernels, when no pair can share an SM, or
+// when every pair is pruned under AllPruned::Alone.
 std::optional<CoSchedule> find_co_schedule(const GpuSpec& gpu, const SmModel& model,
                                            const std::vector<PlanKernel>& pending, const PruneOptions& prune,
                                            IpcCache& cache, FindStats* stats = nullptr);

@@ -52,6 +52,7 @@ class KerneletPolicy final : public Policy {
         alpha_p_(p.get_double("alpha_p")),
         alpha_m_(p.get_double("alpha_m")),
         prune_rule_(kernelet::parse_prune_rule(p.get_string("prune"))),
+        all_pruned_(kernelet::parse_all_pruned(p.get_string("all_pruned"))),
         solo_without_gain_(chooser != Chooser::Random && p.get_bool("solo_without_gain")),
         overhead_(static_cast<TimeNs>(std::llround(p.get_double("launch_overhead_us") * 1000.0))),
         max_overhead_(p.get_double("max_slice_overhead")),
@@ -316,7 +317,8 @@ class KerneletPolicy final : public Policy {
     if (kernels.size() < 2) return std::nullopt;
     if (chooser_ == Chooser::Model) {
       kernelet::FindStats stats;
-      auto c = kernelet::find_co_schedule(v.gpu(), model_, kernels, {alpha_p_, alpha_m_, prune_rule_}, cache_, &stats);
+      auto c = kernelet::find_co_schedule(v.gpu(), model_, kernels, {alpha_p_, alpha_m_, prune_rule_, all_pruned_},
+                                          cache_, &stats);
       return c;
     }
     if (chooser_ == Chooser::Random) {
@@ -490,6 +492,7 @@ class KerneletPolicy final : public Policy {
   std::string name_;
   double alpha_p_, alpha_m_;
   kernelet::PruneRule prune_rule_;
+  kernelet::AllPruned all_pruned_;
   bool solo_without_gain_;
   TimeNs overhead_;
   double max_overhead_;
@@ -533,6 +536,9 @@ std::vector<ParamSpec> kernelet_params(bool with_sample) {
       {"alpha_m", ParamType::Double, "0.1", "prune pairs whose MUR differ by less than this (section 4.3)"},
       {"prune", ParamType::String, "or",
        "or: prune when PUR or MUR are close (section 4.3's text); and: only when both are (Table 6's counts)"},
+      {"all_pruned", ParamType::String, "relax",
+       "when every pair is pruned (section 4.3): relax halves the thresholds until one survives; alone co-schedules "
+       "none, the oldest kernel runs alone (kernelet only: OPT and MC do not prune)"},
       {"launch_overhead_us", ParamType::Double, "5", "cost of launching one slice, microseconds"},
       {"max_slice_overhead", ParamType::Double, "0.02",
        "p: the smallest slice keeps the slicing overhead within this (section 4.1)"},

@@ -113,6 +113,23 @@ TEST(KerneletPlan, EverythingPrunedRelaxesTheThresholds) {
   EXPECT_LT(stats.alpha_p, 0.4);
   EXPECT_EQ(stats.pruned, 0u);
   EXPECT_FALSE(find_co_schedule(gpu, model, {pending[0]}, {}, cache).has_value()) << "one kernel: no pair";
+  // The other reading of section 4.3's sentence: everything pruned means no pair gains, so none is co-scheduled.
+  FindStats alone_stats;
+  EXPECT_FALSE(find_co_schedule(gpu, model, pending, {0.4, 0.1, PruneRule::Or, AllPruned::Alone}, cache, &alone_stats)
+                   .has_value());
+  EXPECT_EQ(alone_stats.pruned, 3u) << "3 pairs, all pruned at (0.4, 0.1)";
+  EXPECT_EQ(alone_stats.evaluated, 0u);
+  EXPECT_DOUBLE_EQ(alone_stats.alpha_p, 0.4) << "thresholds kept";
+  // Where a pair survives, the two readings agree: PUR 0.5 and 0.95 differ by 0.45 >= 0.4, MUR 0.05 and 0.3 by
+  // 0.25 >= 0.1.
+  pending[2].pur = 0.95;
+  pending[2].mur = 0.3;
+  const auto relaxed = find_co_schedule(gpu, model, pending, {0.4, 0.1}, cache);
+  const auto alone = find_co_schedule(gpu, model, pending, {0.4, 0.1, PruneRule::Or, AllPruned::Alone}, cache);
+  ASSERT_TRUE(relaxed.has_value());
+  ASSERT_TRUE(alone.has_value());
+  EXPECT_EQ(std::make_pair(relaxed->first, relaxed->second), std::make_pair(alone->first, alone->second));
+  EXPECT_THROW(parse_all_pruned("increase"), std::invalid_argument);
 }
 
 TEST(KerneletPolicies, InvariantsAndDeterminism) {
@@ -270,6 +287,11 @@ TEST(KerneletPolicies, SoloWithoutGainKeepsAPairWithNegativeProfitApart) {
   const auto solo = test::run(w, gpu, "kernelet", 1, 1, {{"solo_without_gain", "true"}});
   EXPECT_EQ(test::check_invariants(w, gpu, solo), "");
   EXPECT_FALSE(sad_starts_before_pc_is_issued(solo));
+  // all_pruned=alone: the pair is pruned at (0.4, 0.1) and nothing else is pending, so no co-schedule is made and
+  // pc runs alone first, as with solo_without_gain (here for the pruning rule's reason, not the model's CP).
+  const auto alone = test::run(w, gpu, "kernelet", 1, 1, {{"all_pruned", "alone"}});
+  EXPECT_EQ(test::check_invariants(w, gpu, alone), "");
+  EXPECT_FALSE(sad_starts_before_pc_is_issued(alone));
 }
 
 namespace {
