@@ -183,16 +183,20 @@ class HeldOutPairs {
       return sim::age_predict(age_fits_[static_cast<std::size_t>(fold)], r, gpu_,
                               [&](const std::string& name) { return profile(name); });
     if (model == "corun:form=ratio") return fits_.at({fold, CoRunForm::Ratio, exposure}).predict(r, exposure);
-    if (model == "equivalent") {
+    if (model == "equivalent" || model == "equivalent:fallback=value") {
       // sim/interference/equivalent.cpp's rule: the victim runs as its recordings do at r_eff = its own blocks +
       // sum of w(victim <- partner) x the partner's blocks, against its recordings at its own count. The weights
       // come from the profiles (fitted on native runs, no co-run record among them), so every co-run is held out
-      // from the fit; a pair the native runs never put together weighs 1.
+      // from the fit; a pair the native runs never put together weighs the victim's median fitted weight (the
+      // model's default fallback), or 1 under `equivalent:fallback=value`.
       const KernelProfile* k = profile(r.victim);
       if (!k || k->record_sets.size() < 2) return 1.0;  // one residency recorded: the engine leaves it at rate 1
+      const double unfitted = sim::equivalent_unfitted_weight(
+          *k, model == "equivalent" ? sim::EquivalentFallback::Median : sim::EquivalentFallback::Value, 1.0);
       double r_eff = r.victim_blocks_per_sm;
       for (const auto& p : r.partners)
-        r_eff += sim::equivalent_weight(*k, p.kernel) * (exposure == Exposure::Life ? p.exposure : p.exposure_at_start);
+        r_eff += sim::equivalent_weight(*k, p.kernel, unfitted) *
+                 (exposure == Exposure::Life ? p.exposure : p.exposure_at_start);
       const double own = sim::equivalent_mean_ns(*k, r.victim_blocks_per_sm);
       return own > 0 ? sim::equivalent_mean_ns(*k, std::max(1.0, r_eff)) / own : 1.0;
     }
@@ -242,7 +246,8 @@ class HeldOutPairs {
   // `corun` with other parameters (another co-run file, another order) has no held-out rule.
   static bool supports(const std::string& model) {
     return model == "none" || model == "residency" || model == "bandwidth" || model == "markov" || model == "corun" ||
-           model == "corun:form=ratio" || model == "age" || model == "equivalent";
+           model == "corun:form=ratio" || model == "age" || model == "equivalent" ||
+           model == "equivalent:fallback=value";
   }
 
   std::optional<kernelet::ModelKernel> model_input(const std::string& name) const {

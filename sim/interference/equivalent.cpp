@@ -3,14 +3,18 @@
 // recordings run at the residency
 //     r_eff = n_k + sum over j of w(k <- j) x n_j,
 // where w(k <- j), "how many of k's own blocks one block of j weighs as", is fitted from native runs
-// (scripts/fit-equivalent-blocks.py writes it into k's profile, [equivalent_blocks]); an unfitted pair weighs 1, as
-// an own block. Its rate is mean(R) / mean(r_eff), R the primary (highest) recorded residency, with mean(r)
-// interpolated linearly between the record sets and extrapolated past the last along its last segment (a
-// throughput-bound kernel's block time keeps growing with the load). A launch beside only launches of its own kernel
-// runs as recorded (its recording holds that). docs/interference.md, "Equivalent residency".
+// (scripts/fit-equivalent-blocks.py writes it into k's profile, [equivalent_blocks]); an unfitted pair weighs the
+// median of k's fitted weights (`fallback=median`, the default since session 22: k's typical sensitivity to other
+// kernels), or `unfitted` (1: as an own block) under `fallback=value` or where k has no fitted weight. Its rate is
+// mean(R) / mean(r_eff), R the primary (highest) recorded residency, with mean(r) interpolated linearly between the
+// record sets and extrapolated past the last along its last segment (a throughput-bound kernel's block time keeps
+// growing with the load). A launch beside only launches of its own kernel runs as recorded (its recording holds that).
+// docs/interference.md, "Equivalent residency".
 #include "sim/interference/equivalent.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <vector>
 
 #include "sim/duration_model.h"
 #include "sim/registry.h"
@@ -32,11 +36,29 @@ double equivalent_weight(const KernelProfile& k, const std::string& other, doubl
   return it == k.equivalent_blocks.end() ? unfitted : it->second;
 }
 
+EquivalentFallback parse_equivalent_fallback(const std::string& s) {
+  if (s == "value") return EquivalentFallback::Value;
+  if (s == "median") return EquivalentFallback::Median;
+  throw std::invalid_argument("interference model equivalent: parameter 'fallback' expects value or median, found \"" +
+                              s + "\"");
+}
+
+double equivalent_unfitted_weight(const KernelProfile& k, EquivalentFallback fallback, double unfitted) {
+  if (fallback == EquivalentFallback::Value || k.equivalent_blocks.empty()) return unfitted;
+  std::vector<double> w;
+  w.reserve(k.equivalent_blocks.size());
+  for (const auto& [name, weight] : k.equivalent_blocks) w.push_back(weight);
+  std::sort(w.begin(), w.end());
+  const std::size_t n = w.size();
+  return n % 2 ? w[n / 2] : 0.5 * (w[n / 2 - 1] + w[n / 2]);
+}
+
 namespace {
 
 class EquivalentInterference final : public DurationModel {
  public:
-  explicit EquivalentInterference(const Params& p) : unfitted_(p.get_double("unfitted")) {}
+  explicit EquivalentInterference(const Params& p)
+      : unfitted_(p.get_double("unfitted")), fallback_(parse_equivalent_fallback(p.get_string("fallback"))) {}
 
   TimeNs duration(const DurationQuery& q) const override { return recorded_duration(*q.kernel, q.block, q.draw_base); }
   bool over_life() const override { return true; }
@@ -57,7 +79,10 @@ class EquivalentInterference final : public DurationModel {
           continue;
         }
         others = true;
-        r_eff += equivalent_weight(k, other.name, unfitted_) * groups[j].blocks;
+        const auto it = k.equivalent_blocks.find(other.name);
+        const double w =
+            it != k.equivalent_blocks.end() ? it->second : equivalent_unfitted_weight(k, fallback_, unfitted_);
+        r_eff += w * groups[j].blocks;
       }
       if (!others) continue;
       const double primary = k.record_sets.back().mean_ns;
@@ -68,6 +93,7 @@ class EquivalentInterference final : public DurationModel {
 
  private:
   double unfitted_ = 1.0;
+  EquivalentFallback fallback_ = EquivalentFallback::Median;
 };
 
 }  // namespace
@@ -78,7 +104,10 @@ GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, equivalent, "equivalent",
                          "fitted number of the kernel's own blocks, and it runs as its recordings do at that "
                          "residency",
                          {{"unfitted", gpusched::sim::ParamType::Double, "1",
-                           "weight of another kernel's block where the profile has none fitted (1: as an own block)"}},
+                           "weight of another kernel's block where the profile has none fitted (1: as an own block)"},
+                          {"fallback", gpusched::sim::ParamType::String, "median",
+                           "an unfitted pair's weight: value (the unfitted parameter) or median (the median of the "
+                           "victim's fitted weights)"}},
                          [](const gpusched::sim::Params& p) {
                            return std::make_unique<gpusched::sim::EquivalentInterference>(p);
                          })

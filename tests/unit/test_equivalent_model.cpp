@@ -33,9 +33,9 @@ std::vector<double> rates(const sim::DurationModel& m, std::vector<sim::SmGroup>
 
 TEST(EquivalentModel, OtherBlocksCountAsTheirFittedWeightInOwnBlocks) {
   const auto k = victim();
-  const auto j = test::kernel("j-s1", 264, 128, {300});  // one record set: no curve, runs as recorded
-  const auto m = test::kernel("m-s1", 264, 128, {300});  // no weight fitted for k <- m: 1
-  const auto model = equivalent();
+  const auto j = test::kernel("j-s1", 264, 128, {300});    // one record set: no curve, runs as recorded
+  const auto m = test::kernel("m-s1", 264, 128, {300});    // no weight fitted for k <- m
+  const auto model = equivalent({{"fallback", "value"}});  // an unfitted pair weighs `unfitted` (1)
   ASSERT_TRUE(model->over_life());
   // 2 of k's blocks beside 2 of j's: r_eff = 2 + 1.5 x 2 = 5 -> 200 + 50 x (5 - 4) = 250 ns: rate 200 / 250.
   auto r = rates(*model, {{k.get(), 2, 0}, {j.get(), 2, 1}});
@@ -51,8 +51,29 @@ TEST(EquivalentModel, OtherBlocksCountAsTheirFittedWeightInOwnBlocks) {
   r = rates(*model, {{k.get(), 2, 0}, {j.get(), 2, 1}, {m.get(), 1, 2}});
   EXPECT_DOUBLE_EQ(r[0], 200.0 / 300.0);
   // The `unfitted` parameter weighs m's block: 2 + 2 x 2 = 6 -> 300 ns.
-  r = rates(*equivalent({{"unfitted", "2"}}), {{k.get(), 2, 0}, {m.get(), 2, 1}});
+  r = rates(*equivalent({{"fallback", "value"}, {"unfitted", "2"}}), {{k.get(), 2, 0}, {m.get(), 2, 1}});
   EXPECT_DOUBLE_EQ(r[0], 200.0 / 300.0);
+}
+
+// The default fallback: an unfitted pair weighs the median of the victim's fitted weights.
+TEST(EquivalentModel, AnUnfittedPairWeighsTheVictimsMedianWeight) {
+  auto k = victim();  // fitted: j-s1 1.5
+  const auto m = test::kernel("m-s1", 264, 128, {300});
+  const auto model = equivalent();
+  // One fitted weight (1.5): 2 of k's beside 2 of m's: r_eff = 2 + 1.5 x 2 = 5 -> 250 ns: rate 0.8.
+  EXPECT_DOUBLE_EQ(rates(*model, {{k.get(), 2, 0}, {m.get(), 2, 1}})[0], 0.8);
+  // Weights 1.5, 0.5, 0.1: median 0.5; r_eff = 2 + 0.5 x 2 = 3 -> 150 ns: rate 200 / 150.
+  k->equivalent_blocks["p-s1"] = 0.5;
+  k->equivalent_blocks["q-s1"] = 0.1;
+  EXPECT_DOUBLE_EQ(rates(*model, {{k.get(), 2, 0}, {m.get(), 2, 1}})[0], 200.0 / 150.0);
+  // Four weights 1.5, 0.5, 0.1, 0.3: median (0.3 + 0.5) / 2 = 0.4; r_eff = 2 + 0.4 x 5 = 4: rate 1.
+  k->equivalent_blocks["s-s1"] = 0.3;
+  EXPECT_DOUBLE_EQ(rates(*model, {{k.get(), 2, 0}, {m.get(), 5, 1}})[0], 1.0);
+  EXPECT_DOUBLE_EQ(sim::equivalent_unfitted_weight(*k, sim::EquivalentFallback::Median, 1.0), 0.4);
+  // No fitted weight at all: the `unfitted` parameter (1), whatever the fallback.
+  k->equivalent_blocks.clear();
+  EXPECT_DOUBLE_EQ(sim::equivalent_unfitted_weight(*k, sim::EquivalentFallback::Median, 1.0), 1.0);
+  EXPECT_THROW(equivalent({{"fallback", "mean"}}), std::invalid_argument);
 }
 
 // The rule as gpusched crossval applies it to a co-run record (held-out pairs): the curve and the weights.
