@@ -174,7 +174,7 @@ int validate_command(const ValidateArgs& a) {
             "--executor native: {} does more than order whole launches (native carries out fifo, sjf and knapsack)",
             p));
   for (const auto& m : models)
-    if (!sim::Registry<sim::DurationModel>::instance().find(m))
+    if (!sim::Registry<sim::DurationModel>::instance().find(m.substr(0, m.find(':'))))  // "name:key=value,..."
       throw std::invalid_argument(fmt::format("--interference: unknown model '{}' (models: {})", m,
                                               sim::Registry<sim::DurationModel>::instance().names()));
   auto db = store::Store::open(a.db);

@@ -75,7 +75,28 @@ std::string resolve_interference(const std::string& name, const Workload& w) {
 
 namespace {
 
-std::unique_ptr<DurationModel> make_model(const std::string& name, const std::map<std::string, std::string>& params) {
+// "name" or "name:key=value,key=value" (the form `gpusched crossval --model` and every command's --interference
+// take): the model's name, with the spec's parameters added to `params` (the spec's win).
+std::string split_model_spec(const std::string& spec, std::map<std::string, std::string>& params) {
+  const auto colon = spec.find(':');
+  if (colon == std::string::npos) return spec;
+  for (std::size_t p = colon + 1; p <= spec.size();) {
+    const auto comma = std::min(spec.find(',', p), spec.size());
+    const auto kv = spec.substr(p, comma - p);
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument(
+          fmt::format("interference model '{}': expected name:key=value[,key=value], found \"{}\"", spec, kv));
+    params[kv.substr(0, eq)] = kv.substr(eq + 1);
+    p = comma + 1;
+  }
+  return spec.substr(0, colon);
+}
+
+std::unique_ptr<DurationModel> make_model(const std::string& spec,
+                                          const std::map<std::string, std::string>& given_params) {
+  auto params = given_params;
+  const std::string name = split_model_spec(spec, params);
   const auto* info = Registry<DurationModel>::instance().find(name);
   if (!info)
     throw std::invalid_argument(

@@ -19,7 +19,7 @@ namespace gpusched::sim {
 struct RunOptions {
   std::string policy = "fifo";
   std::map<std::string, std::string> policy_params;
-  std::string interference = "none";
+  std::string interference = "none";  // a model's name, or "name:key=value,..." (added to interference_params)
   std::map<std::string, std::string> interference_params;
   std::uint64_t seed = 1;
   int gpu_count = 0;          // 0: the workload's

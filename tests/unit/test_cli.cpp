@@ -279,3 +279,26 @@ TEST(Cli, CrossvalSaysWhichModelsHaveNoHeldOutRule) {
   EXPECT_NE(rows.find("markov,0,h100,held-out-pairs"), std::string::npos) << rows;
   EXPECT_EQ(rows.find("corun:order=older"), std::string::npos) << rows;
 }
+
+// --interference takes a model's parameters as "name:key=value,key=value": the two rules of equivalent's fallback
+// give different predictions of bursts-h100 (its kernels have unfitted pairs), the default spelt out gives the
+// default's, and a malformed spec or an unknown parameter is an error naming it.
+TEST(Cli, InterferenceTakesTheModelsParameters) {
+  const std::string w = std::string(GPUSCHED_TRACES_DIR) + "/workloads/bursts-h100.toml";
+  auto makespan_line = [&](const std::string& model) {
+    std::string out;
+    EXPECT_EQ(run_cli("sim -w " + w + " -p fifo --interference " + model, out), 0) << out;
+    const auto at = out.find("\nfifo ");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at + 1) - at);
+  };
+  const std::string by_default = makespan_line("equivalent");
+  ASSERT_FALSE(by_default.empty());
+  EXPECT_EQ(makespan_line("equivalent:fallback=median"), by_default);
+  EXPECT_NE(makespan_line("equivalent:fallback=value"), by_default);
+  EXPECT_EQ(makespan_line("equivalent:fallback=value,unfitted=1"), makespan_line("equivalent:fallback=value"));
+  std::string out;
+  EXPECT_NE(run_cli("sim -w " + w + " -p fifo --interference equivalent:fallback", out), 0);
+  EXPECT_NE(out.find("expected name:key=value"), std::string::npos) << out;
+  EXPECT_NE(run_cli("sim -w " + w + " -p fifo --interference none:x=1", out), 0);
+  EXPECT_NE(out.find("unknown parameter 'x'"), std::string::npos) << out;
+}
