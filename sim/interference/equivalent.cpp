@@ -99,15 +99,15 @@ class EquivalentInterference final : public DurationModel {
 }  // namespace
 }  // namespace gpusched::sim
 
-GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, equivalent, "equivalent",
-                         "equivalent residency over the block's life: other launches' blocks on the SM count as a "
-                         "fitted number of the kernel's own blocks, and it runs as its recordings do at that "
-                         "residency",
-                         {{"unfitted", gpusched::sim::ParamType::Double, "1",
-                           "weight of another kernel's block where the profile has none fitted (1: as an own block)"},
-                          {"fallback", gpusched::sim::ParamType::String, "median",
-                           "an unfitted pair's weight: value (the unfitted parameter) or median (the median of the "
-                           "victim's fitted weights)"}},
-                         [](const gpusched::sim::Params& p) {
-                           return std::make_unique<gpusched::sim::EquivalentInterference>(p);
-                         })
+GPUSCHED_REGISTER_PLUGIN(
+    gpusched::sim::DurationModel, equivalent, "equivalent",
+    "equivalent residency over the block's life: other launches' blocks on the SM count as a "
+    "fitted number of the kernel's own blocks, and it runs as its recordings do at that "
+    "residency",
+    {{"unfitted", gpusched::sim::ParamType::Double, "1",
+      "weight of another kernel's block where the profile has none fitted, under fallback=value or "
+      "when the victim has no fitted weight at all (1: as an own block)"},
+     {"fallback", gpusched::sim::ParamType::String, "median",
+      "an unfitted pair's weight: value (the unfitted parameter) or median (the median of the "
+      "victim's fitted weights)"}},
+    [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::EquivalentInterference>(p); })
