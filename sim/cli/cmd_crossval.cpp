@@ -443,17 +443,7 @@ int run_crossval(const CrossvalArgs& a) {
       for (const auto& [db, id] : ids) measured.push_back(result_of(dbs[db].load_run(id)));
       for (const auto& m : a.models) {
         sim::RunOptions o;
-        const auto colon = m.find(':');
-        o.interference = m.substr(0, colon);
-        if (colon != std::string::npos)  // "name:key=value,key=value"
-          for (std::size_t p = colon + 1; p < m.size();) {
-            const auto comma = std::min(m.find(',', p), m.size());
-            const auto kv = m.substr(p, comma - p);
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos) throw std::invalid_argument("--model " + m + ": expected name:key=value");
-            o.interference_params[kv.substr(0, eq)] = kv.substr(eq + 1);
-            p = comma + 1;
-          }
+        o.interference = m;  // "name:key=value,..." is split by the runner (sim/runner.h)
         sim::AloneTimeCache cache;
         const RunResult p = sim::run_workload(w, loaded.gpu, o, cache);
         const auto predicted_means = launch_block_means(w, p.schedule, true);
