@@ -111,7 +111,9 @@ constexpr const char* kExecutorCsvColumns = ",start_delay_median_us,start_delay_
 
 // The plan's adherence: hand-off delays, and each launch's turnaround error split into the executor's part, the
 // model's, the releases' and the plan's order (medians over launches, in % of the predicted turnaround).
-void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted) {
+void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted,
+                     const std::vector<std::int32_t>& worker_of_plan_piece,
+                     const std::vector<std::int64_t>& ready_latency_of_plan_piece) {
   std::vector<double> executor, model, release, order;
   for (std::size_t l = 0; l < x.launches.size(); ++l) {
     const double t = static_cast<double>(std::max<TimeNs>(1, predicted.launches[l].outcome.turnaround)) / 100.0;
@@ -134,6 +136,27 @@ void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted) 
       "us, p99 {:.1f} us)\n",
       same.size(), nearest_rank(same, 0.5), nearest_rank(same, 0.99), other.size(), nearest_rank(other, 0.5),
       nearest_rank(other, 0.99));
+  if (!worker_of_plan_piece.empty()) {
+    // The fused worker: who took the slot, and whether its entry was ready when taken.
+    const HandOffSplit h = split_hand_offs(x, worker_of_plan_piece);
+    const auto part = [](const char* what, const std::vector<double>& d) {
+      return fmt::format("{} {} (median {:.1f} us, p99 {:.1f} us)", what, d.size(), nearest_rank(d, 0.5),
+                         nearest_rank(d, 0.99));
+    };
+    fmt::print("  hand-offs by worker: {}; {}; {}; {}\n", part("same worker, entry ready when taken", h.same_ready_us),
+               part("same worker, waited", h.same_waited_us), part("another worker", h.other_us),
+               part("a fresh worker's first piece", h.other_fresh_us));
+    // The executor's reaction time: start after the entry's own conditions held (whichever pieces ended first).
+    std::vector<double> ready, waited, all;
+    for (std::size_t p = 0; p < ready_latency_of_plan_piece.size() && p < worker_of_plan_piece.size(); ++p) {
+      if (ready_latency_of_plan_piece[p] == kNoLatency) continue;
+      const double us = static_cast<double>(ready_latency_of_plan_piece[p]) / 1e3;
+      all.push_back(us);
+      (decode_entry_worker(worker_of_plan_piece[p]).waited ? waited : ready).push_back(us);
+    }
+    fmt::print("  start after the entry's conditions held: {}; {}; {}\n", part("every piece", all),
+               part("ready when taken", ready), part("waited for", waited));
+  }
   fmt::print(
       "  plan adherence: hand-off delay median {:.1f} us, p99 {:.1f} us over {} pieces on their planned SM ({} "
       "placed elsewhere; start - planned start median {:.1f} us); turnaround error, median over launches: executor "
@@ -321,6 +344,8 @@ int validate_command(const ValidateArgs& a) {
       }
       live_info.finished_at = store::utc_now_iso8601();
       const Schedule executed_schedule = time_shared ? Schedule{} : ex.schedule;
+      const std::vector<std::int32_t> worker_of_plan_piece = std::move(ex.worker_of_plan_piece);
+      const std::vector<std::int64_t> ready_latency_of_plan_piece = std::move(ex.ready_latency_of_plan_piece);
       RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
       std::optional<PlanAdherence> adherence;  // of the executor's pieces (the hardware's own have no plan piece)
       if (!time_shared && !native) {
@@ -439,7 +464,7 @@ int validate_command(const ValidateArgs& a) {
           fmt::print("  launch order by finish: differs (planned {}; executed {})\n", planned_order, executed_order);
       }
       if (adherence) {
-        print_adherence(*adherence, predicted_record);
+        print_adherence(*adherence, predicted_record, worker_of_plan_piece, ready_latency_of_plan_piece);
         if (a.max_hand_off_p99_us > 0 && adherence->hand_off_delay_p99_us > a.max_hand_off_p99_us) {
           fmt::print(stderr, "validate: {}: hand-off delay p99 {:.1f} us exceeds --max-hand-off-p99-us {:.1f}\n",
                      policy, adherence->hand_off_delay_p99_us, a.max_hand_off_p99_us);

@@ -88,6 +88,12 @@ struct ExecutorOptions {
 struct ExecutionResult {
   Schedule schedule;                    // the pieces the GPU ran; times from the execution's origin on the GPU clock
   std::vector<std::size_t> plan_piece;  // per piece of `schedule`: the plan's piece it carried out (block plans)
+  // Fused worker: per planned piece, who carried it out (fused_types.h's entry_worker word; -1: not run, or another
+  // executor). Empty for the other executors.
+  std::vector<std::int32_t> worker_of_plan_piece;
+  // Fused worker: per planned piece, how long after its conditions held it started (fused_plan.h's
+  // entry_ready_latency; kNoLatency where it did not run). Empty for the other executors.
+  std::vector<std::int64_t> ready_latency_of_plan_piece;
   std::vector<int> grids;               // worker grids started per launch
   std::vector<int> workers_per_sm;      // residency of each launch's worker kernel
   bool lanes = false;                   // fused worker: narrow kernels' blocks ran two to a worker (ExecutorOptions)

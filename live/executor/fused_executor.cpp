@@ -98,6 +98,7 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   v.block_state = arena.zeros<std::int32_t>(static_cast<std::size_t>(blocks));
   v.saved_step = arena.zeros<std::int32_t>(static_cast<std::size_t>(blocks));
   v.records = arena.zeros<ExecRecord>(entries);
+  v.entry_worker = arena.zeros<std::int32_t>(entries);
   auto* origin = arena.zeros<std::uint64_t>(1);
   v.origin = origin;
   v.sm_count = plan.sm_count;
@@ -141,6 +142,19 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   if (entries)
     GPUSCHED_CUDA(cudaMemcpy(records.data(), v.records, entries * sizeof(ExecRecord), cudaMemcpyDeviceToHost));
 
+  std::vector<std::int32_t> words(entries);
+  if (entries)
+    GPUSCHED_CUDA(
+        cudaMemcpy(words.data(), v.entry_worker, entries * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+
+  std::vector<std::int64_t> release(n);
+  std::vector<std::vector<std::size_t>> predecessors(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    release[i] = launches[i].arrival;
+    predecessors[i] = launches[i].predecessors;
+  }
+  const auto latency = entry_ready_latency(plan, records, origin_ns, release, predecessors);
+
   std::vector<std::pair<BlockPiece, std::size_t>> executed;
   for (std::size_t e = 0; e < entries; ++e) {
     const auto& en = plan.entries[e];
@@ -151,6 +165,12 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
       continue;
     }
     executed.emplace_back(*piece, plan.plan_piece[e]);
+    const std::size_t planned = plan.plan_piece[e];
+    if (result.worker_of_plan_piece.size() <= planned) result.worker_of_plan_piece.resize(planned + 1, -1);
+    result.worker_of_plan_piece[planned] = words[e];
+    if (result.ready_latency_of_plan_piece.size() <= planned)
+      result.ready_latency_of_plan_piece.resize(planned + 1, kNoLatency);
+    result.ready_latency_of_plan_piece[planned] = latency[e];
   }
   set_executed_pieces(result, std::move(executed));
   return result;

@@ -1,6 +1,7 @@
 #include "live/executor/fused_plan.h"
 
 #include <algorithm>
+#include <climits>
 #include <functional>
 #include <numeric>
 #include <queue>
@@ -52,6 +53,47 @@ FusedPlan build_fused_plan(const Schedule& plan, std::size_t launches, int sm_co
     out.sm_most[static_cast<std::size_t>(sm)] = most;
   }
   out.sm_begin[static_cast<std::size_t>(sm_count)] = static_cast<std::int32_t>(out.entries.size());
+  return out;
+}
+
+std::vector<std::int64_t> entry_ready_latency(const FusedPlan& plan, const std::vector<ExecRecord>& records,
+                                              std::uint64_t origin_ns, const std::vector<std::int64_t>& release_ns,
+                                              const std::vector<std::vector<std::size_t>>& predecessors) {
+  const std::size_t n = plan.entries.size();
+  if (records.size() != n) throw std::invalid_argument("entry_ready_latency: one record is needed per entry");
+  if (release_ns.size() != plan.launch_entries.size() || predecessors.size() != release_ns.size())
+    throw std::invalid_argument("entry_ready_latency: one release and one predecessor list are needed per launch");
+  const auto ended = [&](std::size_t e) { return static_cast<ExecOutcome>(records[e].outcome) != ExecOutcome::None; };
+  const auto ran = [&](std::size_t e) {
+    return ended(e) && static_cast<ExecOutcome>(records[e].outcome) != ExecOutcome::Skipped;
+  };
+  // Each launch's last end: when the launches that wait for it could go.
+  std::vector<std::uint64_t> launch_end(release_ns.size(), 0);
+  for (std::size_t e = 0; e < n; ++e)
+    if (ended(e)) {
+      auto& last = launch_end[static_cast<std::size_t>(plan.entries[e].launch)];
+      last = std::max(last, records[e].end_ns);
+    }
+  std::vector<std::int64_t> out(n, kNoLatency);
+  std::vector<std::uint64_t> ends;
+  for (int sm = 0; sm < plan.sm_count; ++sm) {
+    const auto begin = static_cast<std::size_t>(plan.sm_begin[static_cast<std::size_t>(sm)]),
+               end = static_cast<std::size_t>(plan.sm_begin[static_cast<std::size_t>(sm) + 1]);
+    ends.clear();
+    for (std::size_t e = begin; e < end; ++e)
+      if (ended(e)) ends.push_back(records[e].end_ns);
+    std::sort(ends.begin(), ends.end());
+    for (std::size_t e = begin; e < end; ++e) {
+      if (!ran(e)) continue;
+      const FusedEntry& en = plan.entries[e];
+      const auto l = static_cast<std::size_t>(en.launch);
+      std::uint64_t ready = origin_ns + static_cast<std::uint64_t>(std::max<std::int64_t>(0, release_ns[l]));
+      const auto need = static_cast<std::size_t>(std::max(0, en.need_done));
+      if (need > 0 && need <= ends.size()) ready = std::max(ready, ends[need - 1]);
+      for (const std::size_t p : predecessors[l]) ready = std::max(ready, launch_end[p]);
+      out[e] = static_cast<std::int64_t>(records[e].start_ns) - static_cast<std::int64_t>(ready);
+    }
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 // holding every launch's pieces there in the order the plan started them, each entry saying how many of the SM's
 // earlier pieces had ended in the plan when it started. Plain C++, no CUDA: the executor uploads it as it is.
 #pragma once
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -27,5 +28,15 @@ struct FusedPlan {
 // deadlock whatever the worker count. Throws std::invalid_argument when a piece is on a GPU other than the first
 // or on an SM the GPU does not have.
 FusedPlan build_fused_plan(const Schedule& plan, std::size_t launches, int sm_count);
+
+// How long after its conditions held each executed entry started (ns; docs/validation.md, "Who takes the slot"): its
+// start stamp minus the latest of the moment its SM's count of ended pieces reached its need_done (the need_done-th
+// end stamp on its SM), its launch's release (origin + arrival) and its predecessors' last end. The executor's own
+// reaction time, whatever order the pieces ended in. kNoLatency for an entry that did not run (never taken, or
+// skipped). `release_ns`: per launch, its arrival from the origin; `predecessors`: per launch.
+constexpr std::int64_t kNoLatency = INT64_MIN;
+std::vector<std::int64_t> entry_ready_latency(const FusedPlan& plan, const std::vector<ExecRecord>& records,
+                                              std::uint64_t origin_ns, const std::vector<std::int64_t>& release_ns,
+                                              const std::vector<std::vector<std::size_t>>& predecessors);
 
 }  // namespace gpusched::live

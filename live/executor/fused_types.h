@@ -69,6 +69,20 @@ struct FusedView {
   // In-order starts (ExecutorOptions::in_order_starts): per SM, the entries of its queue that have started; an entry
   // starts only after every earlier one. Null: an entry starts once its own conditions hold.
   std::int32_t* sm_started = nullptr;
+  // Per entry, who ran it (null: not kept): worker index << 4 | 8 if it was its worker's (or lane's) first piece | 4 if
+  // it was not ready when taken (its worker waited for it) | 0 or 1 for a lane, 2 for the whole worker.
+  std::int32_t* entry_worker = nullptr;
 };
+
+// entry_worker's word, taken apart on the host.
+struct EntryWorker {
+  std::int32_t worker = -1;  // the worker grid's block index; -1: unknown
+  std::int32_t lane = 2;     // 0 or 1: a lane of it; 2: the whole worker
+  bool waited = false;       // not ready when taken
+  bool first = false;        // its worker's (lane's) first piece
+};
+inline EntryWorker decode_entry_worker(std::int32_t word) {
+  return {word >> 4, word & 3, (word & 4) != 0, (word & 8) != 0};
+}
 
 }  // namespace gpusched::live

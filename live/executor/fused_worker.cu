@@ -149,9 +149,10 @@ __device__ Taken take(const FusedView& v, unsigned sm, int begin, int count, std
 // its predecessors finished, and (where blocks have several pieces) its block claimed. Returns the entry, or -1
 // when its block had already run to its end (recorded as skipped). Thread 0 only.
 __device__ int wait_and_claim(const FusedView& v, unsigned sm, Taken t, std::uint64_t origin, int* resume,
-                              int* restored) {
+                              int* restored, int* waited) {
   const FusedEntry en = v.entries[t.e];
   const FusedLaunch& l = v.launches[en.launch];
+  *waited = !t.ready;
   if (!t.ready) {
     while (load_relaxed(&v.sm_done[sm]) < en.need_done) __nanosleep(32);
     const std::uint64_t release = origin + static_cast<std::uint64_t>(l.release_ns);
@@ -182,10 +183,10 @@ __device__ int wait_and_claim(const FusedView& v, unsigned sm, Taken t, std::uin
 
 // The next entry that may start, taken now (`first`, when given, was taken earlier). -1: the queue is empty.
 __device__ int next_entry(const FusedView& v, unsigned sm, int begin, int count, std::uint64_t origin, Taken first,
-                          int* resume, int* restored) {
+                          int* resume, int* restored, int* waited) {
   for (Taken t = first;; t = take(v, sm, begin, count, origin, 0)) {
     if (t.e < 0) return -1;
-    const int e = wait_and_claim(v, sm, t, origin, resume, restored);
+    const int e = wait_and_claim(v, sm, t, origin, resume, restored, waited);
     if (e >= 0) return e;
   }
 }
@@ -193,6 +194,7 @@ __device__ int next_entry(const FusedView& v, unsigned sm, int begin, int count,
 // What a piece needs while it runs, in shared memory: its entry, where it resumes, and its safe points' state.
 struct PieceSlot {
   int entry, resume, restored, kind, stop, step;
+  int who;  // entry_worker's word: which worker ran it and how it was handed over (fused_types.h)
   unsigned long long start, stop_at;
   // The entry's block and what its body needs, copied by the leader (whose take left them in L1): the lane's threads
   // read them from shared memory instead of each following entry -> launch -> arguments through global memory.
@@ -202,8 +204,15 @@ struct PieceSlot {
   alignas(16) unsigned char args[BodyArgs::kBytes];
 };
 
-__device__ void publish_slot(const FusedView& v, PieceSlot& s, int e, int resume, int restored) {
+// `lane`: 0 or 1 for a lane, 2 for the whole worker; `waited`: the entry was not ready when taken; `first`: the
+// worker's first piece.
+__device__ inline int who_ran(unsigned lane, int waited, bool first) {
+  return static_cast<int>(blockIdx.x << 4) | (first ? 8 : 0) | (waited ? 4 : 0) | static_cast<int>(lane);
+}
+
+__device__ void publish_slot(const FusedView& v, PieceSlot& s, int e, int resume, int restored, int who) {
   s.entry = e;
+  s.who = who;
   s.resume = resume;
   s.restored = restored;
   s.stop = 0;
@@ -255,6 +264,7 @@ __device__ void end_slot(const FusedView& v, unsigned sm, const PieceSlot& s) {
   const int slot = v.launches[s.launch].block_base + s.block;
   if (outcome == ExecOutcome::SwitchedOut) v.saved_step[slot] = s.step;
   v.records[s.entry] = ExecRecord{s.start, end, sm, static_cast<std::uint32_t>(outcome)};
+  if (v.entry_worker) v.entry_worker[s.entry] = s.who;
   if (v.claims) {
     __threadfence();  // saved values and step before the state that publishes them
     atomicExch(&v.block_state[slot], state);
@@ -294,9 +304,10 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
   // piece is not counted yet, and another piece may be waiting for that count): waits come after the count.
   if (threadIdx.x == 0) {
     s_left = 0;
-    int resume = 0, restored = 0;
-    const int e = next_entry(v, sm, begin, count, origin, take(v, sm, begin, count, origin, 0), &resume, &restored);
-    publish_slot(v, s_slot, e, resume, restored);
+    int resume = 0, restored = 0, waited = 0;
+    const int e =
+        next_entry(v, sm, begin, count, origin, take(v, sm, begin, count, origin, 0), &resume, &restored, &waited);
+    publish_slot(v, s_slot, e, resume, restored, who_ran(2, waited, true));
   }
   __syncthreads();
   for (int taken = 1;; ++taken) {
@@ -314,8 +325,9 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_k
     __syncthreads();
     if (threadIdx.x == 0) {
       end_slot(v, sm, s_slot);
-      int resume = 0, restored = 0;
-      publish_slot(v, s_slot, next_entry(v, sm, begin, count, origin, next, &resume, &restored), resume, restored);
+      int resume = 0, restored = 0, waited = 0;
+      const int e = next_entry(v, sm, begin, count, origin, next, &resume, &restored, &waited);
+      publish_slot(v, s_slot, e, resume, restored, who_ran(2, waited, false));
     }
     __syncthreads();
   }
@@ -387,13 +399,13 @@ __device__ int acquire_lane(const FusedView& v, unsigned sm, int begin, int coun
 // Carries out a lane's decision: a narrow entry is waited for, claimed and published in `slot` (one whose block
 // already ended is skipped, and the next decided). Returns the lane's mode. Leader only.
 __device__ int settle_lane(const FusedView& v, unsigned sm, int begin, int count, std::uint64_t origin,
-                           volatile LaneShared& sh, PieceSlot& slot, int mode, Taken t) {
+                           volatile LaneShared& sh, PieceSlot& slot, int mode, Taken t, unsigned lane, bool first) {
   for (;;) {
     if (mode != kLaneRun) return mode;
-    int resume = 0, restored = 0;
-    const int e = wait_and_claim(v, sm, t, origin, &resume, &restored);
+    int resume = 0, restored = 0, waited = 0;
+    const int e = wait_and_claim(v, sm, t, origin, &resume, &restored, &waited);
     if (e >= 0) {
-      publish_slot(v, slot, e, resume, restored);
+      publish_slot(v, slot, e, resume, restored, who_ran(lane, waited, first));
       return kLaneRun;
     }
     mode = acquire_lane(v, sm, begin, count, origin, 0, sh, &t);
@@ -435,7 +447,7 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_l
   if (leader) {
     Taken t;
     const int mode = acquire_lane(v, sm, begin, count, origin, 0, sh, &t);
-    s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, mode, t);
+    s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, mode, t, lane, true);
   }
   lane_sync();
   for (;;) {
@@ -448,19 +460,28 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_l
         t.e = sh.wide_entry;
         t.ready = sh.wide_ready;
         sh.wide_pending = 0;  // neither leader takes again before the barrier below
-        int resume = 0, restored = 0;
-        publish_slot(v, wide, wait_and_claim(v, sm, t, origin, &resume, &restored), resume, restored);
+        int resume = 0, restored = 0, waited = 0;
+        const int e = wait_and_claim(v, sm, t, origin, &resume, &restored, &waited);
+        publish_slot(v, wide, e, resume, restored, who_ran(2, waited, false));
       }
       __syncthreads();
       if (wide.entry >= 0) {
         run_slot<Stops, false>(wide, 0, 0, 0);
+        // Each leader decides its lane's next step as soon as its own part of the wide piece is done, as on the
+        // narrow path, so that the queue's round trips to L2 are off the hand-off's path (credit 1: the wide piece,
+        // which ends and is counted before either lane's next piece starts). Taking after the piece's end put
+        // about 2 us on every hand-off after a wide piece (docs/validation.md, "Who takes the slot").
+        Taken t;
+        int next = kLaneExit;
+        if (leader) next = acquire_lane(v, sm, begin, count, origin, 1, sh, &t);
         __syncthreads();
         if (threadIdx.x == 0) end_slot(v, sm, wide);
-      }
-      if (leader) {
+        __syncthreads();  // the wide piece is recorded and counted before either lane's next piece starts
+        if (leader) s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next, t, lane, false);
+      } else if (leader) {
         Taken t;
         const int next = acquire_lane(v, sm, begin, count, origin, 0, sh, &t);
-        s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next, t);
+        s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next, t, lane, false);
       }
       lane_sync();
       continue;
@@ -473,7 +494,7 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_l
     lane_sync();
     if (leader) {
       end_slot(v, sm, mine);
-      s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next_mode, next);
+      s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next_mode, next, lane, false);
     }
     lane_sync();
   }

@@ -13,9 +13,11 @@
 //         + order (the chain's planned end - the launch's planned finish, <= 0: another piece ended it in the plan).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "core/run_result.h"
+#include "live/executor/fused_types.h"
 
 namespace gpusched::live {
 
@@ -52,5 +54,17 @@ struct PlanAdherence {
 PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed,
                              const std::vector<std::size_t>& executed_plan_piece,
                              const std::vector<TimeNs>& planned_wait = {});
+
+// Hand-off delays split by who took the slot (the fused worker's record of who ran each piece: ExecutionResult's
+// worker_of_plan_piece, fused_types.h's entry_worker words, -1 where unknown): the worker (same lane) that ran the hand-off piece, against another
+// worker (or the other lane) of the SM; the latter split into a worker's first piece (a fresh worker placed by the
+// hardware where one left) and a resident one's. Pieces moved off their SM or without a hand-off are left out.
+struct HandOffSplit {
+  std::vector<double> same_ready_us;    // same worker, the entry ready when it took it
+  std::vector<double> same_waited_us;   // same worker, it waited for the entry's conditions after taking it
+  std::vector<double> other_us;         // another resident worker
+  std::vector<double> other_fresh_us;   // a fresh worker's first piece
+};
+HandOffSplit split_hand_offs(const PlanAdherence& x, const std::vector<std::int32_t>& worker_of_plan_piece);
 
 }  // namespace gpusched::live

@@ -81,3 +81,33 @@ TEST(FusedPlan, RefusesPiecesOffTheGpu) {
   s.pieces = {{0, 10, 0, 0, 1, 0, PieceOutcome::Completed}};
   EXPECT_THROW(build_fused_plan(s, 1, 2), std::invalid_argument);
 }
+
+// The executor's reaction time per entry. The plan above, executed with origin 1000 and launch B released at 3: SM 0's
+// A0 [1000, 1011], A1 [1000, 1009], B0 starts 1012 (needs 2 ends: the 2nd end stamp is 1011, so 1 ns), A2 starts
+// 1013 (2 ends: 1011, 2 ns), B1 starts 1020 (2 ends: 1011; 9 ns); SM 1's B2 starts 1005 (needs nothing; released at
+// 1000 + 3: 2 ns).
+TEST(FusedPlan, ReadyLatencyCountsFromTheMomentTheEntrysConditionsHeld) {
+  Schedule s;
+  s.pieces = {piece(10, 25, 0, 2, 0), piece(0, 10, 0, 0, 0),  piece(12, 30, 1, 1, 0),
+              piece(0, 10, 0, 1, 0),  piece(10, 20, 1, 0, 0), piece(5, 8, 1, 2, 1)};
+  const auto plan = build_fused_plan(s, 2, 2);
+  const auto rec = [](std::uint64_t start, std::uint64_t end, ExecOutcome o = ExecOutcome::Completed) {
+    return ExecRecord{start, end, 0, static_cast<std::uint32_t>(o)};
+  };
+  // Entries in queue order: A0, A1, B0, A2, B1 | B2.
+  std::vector<ExecRecord> r = {rec(1000, 1011), rec(1000, 1009), rec(1012, 1020),
+                               rec(1013, 1025), rec(1020, 1030), rec(1005, 1008)};
+  auto lat = entry_ready_latency(plan, r, 1000, {0, 3}, {{}, {}});
+  EXPECT_EQ(lat, (std::vector<std::int64_t>{0, 0, 1, 2, 9, 2}));
+  // Had B waited for A, its entries could start only at A's last end (1025): these started before it (negative).
+  lat = entry_ready_latency(plan, r, 1000, {0, 3}, {{}, {0}});
+  EXPECT_EQ(lat[2], 1012 - 1025);
+  EXPECT_EQ(lat[4], 1020 - 1025);
+  EXPECT_EQ(lat[5], 1005 - 1025);
+  // A skipped entry's end counts for the others but has no latency of its own.
+  r[1] = rec(1009, 1009, ExecOutcome::Skipped);
+  lat = entry_ready_latency(plan, r, 1000, {0, 3}, {{}, {}});
+  EXPECT_EQ(lat[1], kNoLatency);
+  EXPECT_EQ(lat[2], 1);
+  EXPECT_THROW(entry_ready_latency(plan, {}, 0, {0, 0}, {{}, {}}), std::invalid_argument);
+}

@@ -125,3 +125,39 @@ TEST(PlanAdherence, PlannedWaitMovesTheDueStartAndTheComparedDuration) {
   EXPECT_EQ(a.launches[1].model, 25);
   EXPECT_THROW(live::plan_adherence(planned, executed, {0, 1}, {0}), std::invalid_argument);
 }
+
+// Who took each slot (the fused worker's entry_worker words: worker << 4 | 8 first | 4 waited | lane). One SM, plan:
+// A [0, 100] and B [0, 90] side by side, then C [100, 150] in A's slot, D [90, 160] in B's slot and E [150, 170] in
+// C's slot. Executed one for one, each hand-off 2 ns late (C at 102, D at 92, E at 152): C ran on A's worker
+// (ready when taken), D on a fresh worker, E on another resident worker (after waiting for its entry); A and B's own
+// starts have no hand-off and are left out.
+TEST(PlanAdherence, SplitsHandOffsByWhoTookTheSlot) {
+  RunResult planned, executed;
+  planned.schedule.pieces = {piece(0, 0, 100), piece(1, 0, 90), piece(2, 100, 150), piece(3, 90, 160),
+                             piece(4, 150, 170)};
+  planned.launches = {outcome(0, 100), outcome(0, 90), outcome(0, 150), outcome(0, 160), outcome(0, 170)};
+  executed.schedule.pieces = {piece(0, 0, 100), piece(1, 0, 90), piece(2, 102, 150), piece(3, 92, 160),
+                              piece(4, 152, 170)};
+  executed.launches = planned.launches;
+  const auto a = live::plan_adherence(planned, executed, {0, 1, 2, 3, 4});
+  const auto word = [](int worker, int lane, bool waited, bool first) {
+    return worker << 4 | (first ? 8 : 0) | (waited ? 4 : 0) | lane;
+  };
+  const std::vector<std::int32_t> who = {word(7, 2, false, true), word(8, 2, false, true), word(7, 2, false, false),
+                                         word(9, 2, false, true), word(3, 2, true, false)};
+  const auto h = live::split_hand_offs(a, who);
+  ASSERT_EQ(h.same_ready_us.size(), 1u);  // C after A on worker 7
+  EXPECT_DOUBLE_EQ(h.same_ready_us[0], 0.002);
+  EXPECT_TRUE(h.same_waited_us.empty());
+  ASSERT_EQ(h.other_fresh_us.size(), 1u);  // D: worker 9's first piece, after B (worker 8)
+  ASSERT_EQ(h.other_us.size(), 1u);        // E: worker 3, after C (worker 7)
+  // Lanes: the other lane of the same worker is another worker; a wide piece after a lane's is the same worker.
+  const std::vector<std::int32_t> lanes = {word(7, 0, false, true), word(8, 2, false, true), word(7, 1, false, false),
+                                           word(8, 2, true, false), word(7, 2, false, false)};
+  const auto l = live::split_hand_offs(a, lanes);
+  EXPECT_EQ(l.other_us.size(), 1u);         // C: lane 1 after lane 0's A
+  EXPECT_EQ(l.same_waited_us.size(), 1u);   // D: worker 8 again, waited
+  EXPECT_EQ(l.same_ready_us.size(), 1u);    // E: worker 7 whole after its lane 1's C
+  // Unknown workers (-1) are left out.
+  EXPECT_TRUE(live::split_hand_offs(a, {}).same_ready_us.empty());
+}
