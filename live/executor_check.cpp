@@ -66,10 +66,12 @@ std::string check_under_fused(const std::vector<SuiteKernel*>& kernels, int sm_c
     launches.push_back({k, shape.threads, shape.blocks, 0, {}, k->name()});
     for (int b = 0; b < shape.blocks; ++b) {
       auto& q = per_sm[static_cast<std::size_t>((b + l) % sm_count)];
+      // A block stopped before it runs to its end has several pieces: each claims it (FusedEntry::claims).
+      const std::int32_t claims = kind != EntryKind::Run ? 1 : 0;
       if (kind != EntryKind::Run)
         for (const std::int64_t budget : {0, 500, 1000})
-          q.push_back({l, b, static_cast<std::int32_t>(kind), 0, budget});
-      q.push_back({l, b, static_cast<std::int32_t>(EntryKind::Run), 0, 0});
+          q.push_back({l, b, static_cast<std::int32_t>(kind), 0, claims, budget});
+      q.push_back({l, b, static_cast<std::int32_t>(EntryKind::Run), 0, claims, 0});
     }
   }
   if (const auto why = fused_refusal(launches); !why.empty()) return why;

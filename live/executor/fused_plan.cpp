@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <functional>
+#include <map>
+#include <utility>
 #include <numeric>
 #include <queue>
 #include <stdexcept>
@@ -25,6 +27,9 @@ FusedPlan build_fused_plan(const Schedule& plan, std::size_t launches, int sm_co
     const auto& y = plan.pieces[b];
     return std::tie(x.sm, x.start, x.end, x.launch, x.block) < std::tie(y.sm, y.start, y.end, y.launch, y.block);
   });
+  // Pieces per block: a block carried out in one piece needs no claim.
+  std::map<std::pair<std::int32_t, std::int32_t>, int> pieces_of_block;
+  for (const auto& p : plan.pieces) ++pieces_of_block[{p.launch, p.block}];
   out.sm_begin.assign(static_cast<std::size_t>(sm_count) + 1, 0);
   out.sm_most.assign(static_cast<std::size_t>(sm_count), 0);
   std::size_t i = 0;
@@ -41,8 +46,9 @@ FusedPlan build_fused_plan(const Schedule& plan, std::size_t launches, int sm_co
         ++ended;
       }
       const EntryKind kind = entry_kind(p.outcome);
-      out.entries.push_back(
-          {p.launch, p.block, static_cast<std::int32_t>(kind), ended, kind == EntryKind::Run ? 0 : p.end - p.start});
+      const std::int32_t claims = pieces_of_block[{p.launch, p.block}] > 1 ? 1 : 0;
+      out.entries.push_back({p.launch, p.block, static_cast<std::int32_t>(kind), ended, claims,
+                             kind == EntryKind::Run ? 0 : p.end - p.start});
       out.plan_piece.push_back(order[i]);
       out.stops |= kind != EntryKind::Run;
       if (kind == EntryKind::Switch) out.switches[static_cast<std::size_t>(p.launch)] = true;

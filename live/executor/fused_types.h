@@ -29,6 +29,10 @@ struct FusedEntry {
   std::int32_t block = 0;      // logical block index within the launch
   std::int32_t kind = 0;       // EntryKind
   std::int32_t need_done = 0;  // pieces of this SM's queue that had ended in the plan when this one started
+  // 1: the plan splits its block into several pieces (a flush, switch or kill before another piece of it), so the
+  // piece claims the block and publishes its state; 0: the block's only piece, which needs neither (the claim's
+  // atomic and fences cost about 2 us a piece: docs/validation.md, "Who takes the slot").
+  std::int32_t claims = 0;
   std::int64_t budget_ns = 0;  // Flush/Switch/Kill: how long the piece may run before it is stopped
 };
 

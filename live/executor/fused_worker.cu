@@ -167,7 +167,7 @@ __device__ int wait_and_claim(const FusedView& v, unsigned sm, Taken t, std::uin
   if (v.sm_started) add_relaxed(&v.sm_started[sm], 1);
   *resume = 0;
   *restored = 0;
-  if (!v.claims) return t.e;
+  if (!v.claims || !en.claims) return t.e;
   const int state = claim_block(&v.block_state[l.block_base + en.block]);
   if (state == kBlockDone) {
     const std::uint64_t now = globaltimer_ns();
@@ -194,6 +194,7 @@ __device__ int next_entry(const FusedView& v, unsigned sm, int begin, int count,
 // What a piece needs while it runs, in shared memory: its entry, where it resumes, and its safe points' state.
 struct PieceSlot {
   int entry, resume, restored, kind, stop, step;
+  int claims;  // the entry's: its block's state is published at its end
   int who;  // entry_worker's word: which worker ran it and how it was handed over (fused_types.h)
   unsigned long long start, stop_at;
   // The entry's block and what its body needs, copied by the leader (whose take left them in L1): the lane's threads
@@ -222,6 +223,7 @@ __device__ void publish_slot(const FusedView& v, PieceSlot& s, int e, int resume
     const bool stopped = en.kind != static_cast<int>(EntryKind::Run);
     s.stop_at = stopped ? s.start + static_cast<unsigned long long>(en.budget_ns) : ~0ull;
     s.kind = en.kind;
+    s.claims = en.claims;
     const FusedLaunch& l = v.launches[en.launch];
     s.launch = en.launch;
     s.block = en.block;
@@ -265,7 +267,7 @@ __device__ void end_slot(const FusedView& v, unsigned sm, const PieceSlot& s) {
   if (outcome == ExecOutcome::SwitchedOut) v.saved_step[slot] = s.step;
   v.records[s.entry] = ExecRecord{s.start, end, sm, static_cast<std::uint32_t>(outcome)};
   if (v.entry_worker) v.entry_worker[s.entry] = s.who;
-  if (v.claims) {
+  if (v.claims && s.claims) {
     __threadfence();  // saved values and step before the state that publishes them
     atomicExch(&v.block_state[slot], state);
   }

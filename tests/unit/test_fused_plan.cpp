@@ -70,6 +70,10 @@ TEST(FusedPlan, StoppedPiecesCarryTheirBudgetAndSwitchesAreMarkedPerLaunch) {
   EXPECT_EQ(plan.entries[2].need_done, 0);
   EXPECT_EQ(plan.switches, (std::vector<bool>{false, true}));
   EXPECT_TRUE(plan.stops);
+  // Launch 1's block 0 has two pieces (switched out, then in): both claim it; launch 0's block 0 has one: no claim.
+  EXPECT_EQ(plan.entries[0].claims, 1);
+  EXPECT_EQ(plan.entries[2].claims, 1);
+  EXPECT_EQ(plan.entries[1].claims, 0);
 }
 
 TEST(FusedPlan, RefusesPiecesOffTheGpu) {
