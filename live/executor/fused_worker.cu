@@ -469,18 +469,15 @@ __global__ void __launch_bounds__(kFusedWorkerThreads, kMinWorkersPerSm) fused_l
       __syncthreads();
       if (wide.entry >= 0) {
         run_slot<Stops, false>(wide, 0, 0, 0);
-        // Each leader decides its lane's next step as soon as its own part of the wide piece is done, as on the
-        // narrow path, so that the queue's round trips to L2 are off the hand-off's path (credit 1: the wide piece,
-        // which ends and is counted before either lane's next piece starts). Taking after the piece's end put
-        // about 2 us on every hand-off after a wide piece (docs/validation.md, "Who takes the slot").
-        Taken t;
-        int next = kLaneExit;
-        if (leader) next = acquire_lane(v, sm, begin, count, origin, 1, sh, &t);
         __syncthreads();
         if (threadIdx.x == 0) end_slot(v, sm, wide);
-        __syncthreads();  // the wide piece is recorded and counted before either lane's next piece starts
-        if (leader) s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next, t, lane, false);
-      } else if (leader) {
+      }
+      // The leaders take their lanes' next entries only after the wide piece has ended and been counted. Taking them
+      // as soon as each leader's own part was done (as on the narrow path) cut the hand-offs after a wide piece from
+      // about 2 to 1 us but bound more entries to lanes before their conditions held, and made mpmax's turnaround
+      // error on bursts-h100 worse (median 7.8 -> 11.4 %, p90 25.2 -> 44.5 %, three interleaved runs each):
+      // docs/validation.md, "Who takes the slot".
+      if (leader) {
         Taken t;
         const int next = acquire_lane(v, sm, begin, count, origin, 0, sh, &t);
         s_mode[lane] = settle_lane(v, sm, begin, count, origin, sh, mine, next, t, lane, false);
