@@ -94,13 +94,13 @@ struct ExecutionResult {
   // Fused worker: per planned piece, how long after its conditions held it started (fused_plan.h's
   // entry_ready_latency; kNoLatency where it did not run). Empty for the other executors.
   std::vector<std::int64_t> ready_latency_of_plan_piece;
-  std::vector<int> grids;               // worker grids started per launch
-  std::vector<int> workers_per_sm;      // residency of each launch's worker kernel
-  bool lanes = false;                   // fused worker: narrow kernels' blocks ran two to a worker (ExecutorOptions)
-  std::vector<int> green_sms;           // per launch: the SMs of its green context (0: none, any SM)
-  std::int64_t skipped = 0;             // entries whose block had already run to its end
-  TimeNs wall_ns = 0;                   // host time of the whole execution
-  std::vector<std::string> notes;  // what could not be carried out as planned (a stop on a kernel without safe points)
+  std::vector<int> grids;           // worker grids started per launch
+  std::vector<int> workers_per_sm;  // residency of each launch's worker kernel
+  bool lanes = false;               // fused worker: narrow kernels' blocks ran two to a worker (ExecutorOptions)
+  std::vector<int> green_sms;       // per launch: the SMs of its green context (0: none, any SM)
+  std::int64_t skipped = 0;         // entries whose block had already run to its end
+  TimeNs wall_ns = 0;               // host time of the whole execution
+  std::vector<std::string> notes;   // what could not be carried out as planned (a stop on a kernel without safe points)
   // Time-sharing: state copied to the GPU (restores) and back to host memory (saves).
   std::int64_t bytes_to_device = 0, bytes_to_host = 0;
   TimeNs restore_copy_ns = 0, save_copy_ns = 0;  // the copies' own time (CUDA events around them)

@@ -144,8 +144,7 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
 
   std::vector<std::int32_t> words(entries);
   if (entries)
-    GPUSCHED_CUDA(
-        cudaMemcpy(words.data(), v.entry_worker, entries * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+    GPUSCHED_CUDA(cudaMemcpy(words.data(), v.entry_worker, entries * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
 
   std::vector<std::int64_t> release(n);
   std::vector<std::vector<std::size_t>> predecessors(n);

@@ -4,11 +4,11 @@
 #include <climits>
 #include <functional>
 #include <map>
-#include <utility>
 #include <numeric>
 #include <queue>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "live/executor/plan.h"
 

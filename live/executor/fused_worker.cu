@@ -195,7 +195,7 @@ __device__ int next_entry(const FusedView& v, unsigned sm, int begin, int count,
 struct PieceSlot {
   int entry, resume, restored, kind, stop, step;
   int claims;  // the entry's: its block's state is published at its end
-  int who;  // entry_worker's word: which worker ran it and how it was handed over (fused_types.h)
+  int who;     // entry_worker's word: which worker ran it and how it was handed over (fused_types.h)
   unsigned long long start, stop_at;
   // The entry's block and what its body needs, copied by the leader (whose take left them in L1): the lane's threads
   // read them from shared memory instead of each following entry -> launch -> arguments through global memory.

@@ -88,7 +88,8 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
   std::vector<std::ptrdiff_t> last(n, -1);
   for (std::size_t i = 0; i < exec.size(); ++i) {
     const auto l = static_cast<std::size_t>(exec[i].launch);
-    if (last[l] < 0 || exec[i].end > exec[static_cast<std::size_t>(last[l])].end) last[l] = static_cast<std::ptrdiff_t>(i);
+    if (last[l] < 0 || exec[i].end > exec[static_cast<std::size_t>(last[l])].end)
+      last[l] = static_cast<std::ptrdiff_t>(i);
   }
   out.launches.resize(n);
   for (std::size_t l = 0; l < n; ++l) {

@@ -22,11 +22,11 @@
 namespace gpusched::live {
 
 struct PieceAdherence {
-  std::size_t plan_piece = 0;  // index in the planned Schedule's pieces
+  std::size_t plan_piece = 0;    // index in the planned Schedule's pieces
   std::ptrdiff_t hand_off = -1;  // the planned piece whose end it waited for (index in the planned pieces), or -1
   TimeNs planned_start = 0, planned_end = 0, executed_start = 0, executed_end = 0;
-  TimeNs ready = 0;          // when it could have started in the execution
-  TimeNs wait = 0;           // planned_wait: its first stamp is due at ready + wait
+  TimeNs ready = 0;           // when it could have started in the execution
+  TimeNs wait = 0;            // planned_wait: its first stamp is due at ready + wait
   TimeNs hand_off_delay = 0;  // executed_start - (ready + wait)
   bool moved = false;  // ran on another SM than planned (a launch the hardware placed): its hand-off was not the plan's
 };
@@ -38,7 +38,7 @@ struct LaunchErrorParts {
 };
 
 struct PlanAdherence {
-  std::vector<PieceAdherence> pieces;    // one per executed piece, in the executed Schedule's order
+  std::vector<PieceAdherence> pieces;      // one per executed piece, in the executed Schedule's order
   std::vector<LaunchErrorParts> launches;  // by launch index
   // Over the pieces that ran on their planned SM (a moved piece's hand-off delay says nothing about the executor's).
   double hand_off_delay_median_us = 0, hand_off_delay_p99_us = 0;
@@ -56,14 +56,15 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
                              const std::vector<TimeNs>& planned_wait = {});
 
 // Hand-off delays split by who took the slot (the fused worker's record of who ran each piece: ExecutionResult's
-// worker_of_plan_piece, fused_types.h's entry_worker words, -1 where unknown): the worker (same lane) that ran the hand-off piece, against another
-// worker (or the other lane) of the SM; the latter split into a worker's first piece (a fresh worker placed by the
-// hardware where one left) and a resident one's. Pieces moved off their SM or without a hand-off are left out.
+// worker_of_plan_piece, fused_types.h's entry_worker words, -1 where unknown): the worker (same lane) that ran the
+// hand-off piece, against another worker (or the other lane) of the SM; the latter split into a worker's first piece (a
+// fresh worker placed by the hardware where one left) and a resident one's. Pieces moved off their SM or without a
+// hand-off are left out.
 struct HandOffSplit {
-  std::vector<double> same_ready_us;    // same worker, the entry ready when it took it
-  std::vector<double> same_waited_us;   // same worker, it waited for the entry's conditions after taking it
-  std::vector<double> other_us;         // another resident worker
-  std::vector<double> other_fresh_us;   // a fresh worker's first piece
+  std::vector<double> same_ready_us;   // same worker, the entry ready when it took it
+  std::vector<double> same_waited_us;  // same worker, it waited for the entry's conditions after taking it
+  std::vector<double> other_us;        // another resident worker
+  std::vector<double> other_fresh_us;  // a fresh worker's first piece
 };
 HandOffSplit split_hand_offs(const PlanAdherence& x, const std::vector<std::int32_t>& worker_of_plan_piece);
 

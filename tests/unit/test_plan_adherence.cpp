@@ -85,8 +85,7 @@ TEST(PlanAdherence, OrderTermWhenTheChainIsNotThePlansLastPiece) {
   EXPECT_EQ(a.launches[1].executor, 15);
   EXPECT_EQ(a.launches[1].model, -5);
   // If A's SM 1 piece had been its last executed one, the order term would carry its planned end 80 - finish 100.
-  for (const auto& l : a.launches)
-    EXPECT_EQ(l.error, l.executor + l.model + l.release + l.order);
+  for (const auto& l : a.launches) EXPECT_EQ(l.error, l.executor + l.model + l.release + l.order);
   // Every piece ran on its planned SM; had B run on SM 0 it would be left out of the delay statistics.
   EXPECT_EQ(a.moved, 0u);
   executed.schedule.pieces[1].sm = 0;
@@ -155,9 +154,9 @@ TEST(PlanAdherence, SplitsHandOffsByWhoTookTheSlot) {
   const std::vector<std::int32_t> lanes = {word(7, 0, false, true), word(8, 2, false, true), word(7, 1, false, false),
                                            word(8, 2, true, false), word(7, 2, false, false)};
   const auto l = live::split_hand_offs(a, lanes);
-  EXPECT_EQ(l.other_us.size(), 1u);         // C: lane 1 after lane 0's A
-  EXPECT_EQ(l.same_waited_us.size(), 1u);   // D: worker 8 again, waited
-  EXPECT_EQ(l.same_ready_us.size(), 1u);    // E: worker 7 whole after its lane 1's C
+  EXPECT_EQ(l.other_us.size(), 1u);        // C: lane 1 after lane 0's A
+  EXPECT_EQ(l.same_waited_us.size(), 1u);  // D: worker 8 again, waited
+  EXPECT_EQ(l.same_ready_us.size(), 1u);   // E: worker 7 whole after its lane 1's C
   // Unknown workers (-1) are left out.
   EXPECT_TRUE(live::split_hand_offs(a, {}).same_ready_us.empty());
 }
