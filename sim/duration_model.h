@@ -63,6 +63,10 @@ class DurationModel {
   // True when a launch alone on its SM always runs at rate 1 (its recording): the engine then skips SMs that hold
   // one launch whose blocks are all at rate 1.
   virtual bool lone_launch_at_rate_one() const { return true; }
+  // True when launches of one kernel sharing an SM, with no other kernel there, always run at rate 1 (the model takes
+  // them as the kernel's own blocks, which its recording holds): the engine then also skips SMs that hold several
+  // launches of one kernel, all at rate 1. Under a long queue of one kernel (issue "Speed") most SMs are such.
+  virtual bool one_kernel_at_rate_one() const { return false; }
   // rates[i] = the speed of groups[i]'s blocks with these groups on one SM (the engine clamps it to [1e-3, 1e3]).
   virtual void group_rates(const GpuSpec& /*gpu*/, std::span<const SmGroup> groups, std::span<double> rates) const {
     std::fill(rates.begin(), rates.end(), 1.0);

@@ -54,6 +54,7 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
   dispatch_ps_ = static_cast<std::int64_t>(std::llround(config_.gpu.block_dispatch_ns * 1000.0));
   over_life_ = config_.durations && config_.durations->over_life();
   lone_at_one_ = !over_life_ || config_.durations->lone_launch_at_rate_one();
+  one_kernel_at_one_ = over_life_ && config_.durations->one_kernel_at_rate_one();
   dispatcher_free_ps_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
   drain_requested_.assign(static_cast<std::size_t>(total), -1);
   launches_.resize(specs_.size());
@@ -272,7 +273,10 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   slot_position_[static_cast<std::size_t>(moved)] = position;
   res.pop_back();
   --launch.resident;
-  if (--launch.resident_per_sm[static_cast<std::size_t>(b.sm)] == 0 && over_life_) --sm.launches_here;
+  if (--launch.resident_per_sm[static_cast<std::size_t>(b.sm)] == 0 && over_life_) {
+    --sm.launches_here;
+    count_kernel_here(sm, launch.kernel, -1);
+  }
   const int sm_id = b.sm;
   const TimeNs piece_start = b.start;
   const std::int32_t l = b.launch, block = b.block;
@@ -428,7 +432,10 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
     slot_position_[static_cast<std::size_t>(slot)] = static_cast<std::int32_t>(s.residents.size());
     s.residents.push_back(slot);
     ++launch.resident;
-    if (over_life_ && launch.resident_per_sm[static_cast<std::size_t>(sm)] == 0) ++s.launches_here;
+    if (over_life_ && launch.resident_per_sm[static_cast<std::size_t>(sm)] == 0) {
+      ++s.launches_here;
+      count_kernel_here(s, launch.kernel, +1);
+    }
     ++launch.resident_per_sm[static_cast<std::size_t>(sm)];
     if (!launch.suspended.empty()) {
       const SuspendedBlock sb = launch.suspended.front();
@@ -479,9 +486,22 @@ double Engine::life_work_done(std::int32_t slot) const {
   return static_cast<double>(life.work) - left_at(life, now_);
 }
 
+void Engine::count_kernel_here(SmState& s, const KernelProfile* kernel, int delta) {
+  auto& k = s.kernels_here;  // a few entries at most: a linear search
+  auto it = std::find_if(k.begin(), k.end(), [&](const auto& e) { return e.first == kernel; });
+  if (it == k.end()) it = k.insert(k.end(), {kernel, 0});
+  if ((it->second += delta) == 0) {
+    *it = k.back();
+    k.pop_back();
+  }
+}
+
 void Engine::retime_sm(int sm) {
   auto& s = sms_[static_cast<std::size_t>(sm)];
-  if (lone_at_one_ && s.launches_here <= 1 && !s.rated) return;  // one launch, all at rate 1: nothing can change
+  // All at rate 1 and nothing that can change it: one launch (lone_launch_at_rate_one), or launches of one kernel
+  // only (one_kernel_at_rate_one).
+  if (!s.rated && ((lone_at_one_ && s.launches_here <= 1) || (one_kernel_at_one_ && s.kernels_here.size() <= 1)))
+    return;
   auto& groups = group_scratch_;
   auto& owners = group_launch_scratch_;
   groups.clear();

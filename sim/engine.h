@@ -170,6 +170,8 @@ struct SmState {
   // than 1 (while neither holds, a change on the SM cannot change a rate: Engine::retime_sm returns at once).
   bool rated = false;
   int launches_here = 0;
+  // Over-life models only: the kernels of the launches with blocks here, each with how many of those launches.
+  std::vector<std::pair<const KernelProfile*, int>> kernels_here;
   // Context saves and restores of one SM share its bandwidth: they queue one after another on this channel.
   TimeNs switch_channel_free = 0;
   SlotList residents;  // resident block slots (no particular order)
@@ -334,6 +336,7 @@ class Engine {
   // Models applied over a block's life (DurationModel::over_life): asks the model for each launch's rate on the SM
   // and re-times the end of every running block there from the work it has left.
   void retime_sm(int sm);
+  static void count_kernel_here(SmState& s, const KernelProfile* kernel, int delta);
   // Work (ns at rate 1) a running block has done in its current piece by now.
   double life_work_done(std::int32_t slot) const;
   // recorded_duration of a fresh block (blocks issue in index order), with the next one's prefetched.
@@ -367,7 +370,8 @@ class Engine {
     TimeNs work = 0;  // the piece's work when placed (total - done_before)
   };
   bool over_life_ = false;
-  bool lone_at_one_ = true;  // DurationModel::lone_launch_at_rate_one
+  bool lone_at_one_ = true;         // DurationModel::lone_launch_at_rate_one
+  bool one_kernel_at_one_ = false;  // DurationModel::one_kernel_at_rate_one
   std::vector<LifeState> life_;
   std::vector<SmGroup> group_scratch_;
   std::vector<std::int32_t> group_launch_scratch_;

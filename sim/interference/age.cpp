@@ -54,6 +54,7 @@ class AgeInterference final : public DurationModel {
   }
   bool needs_co_runners() const override { return at_dispatch_; }
   bool over_life() const override { return !at_dispatch_; }
+  bool one_kernel_at_rate_one() const override { return true; }  // another launch of it runs as its recording holds
 
   void group_rates(const GpuSpec& gpu, std::span<const SmGroup> groups, std::span<double> rates) const override {
     std::fill(rates.begin(), rates.end(), 1.0);
@@ -68,7 +69,7 @@ class AgeInterference final : public DurationModel {
       for (std::size_t j = 0; j < groups.size(); ++j) {
         if (j == g) continue;
         const KernelInfo& other = info(*groups[j].kernel, gpu);
-        if (other.suite == victim.suite) {  // another launch of the same kernel: its recording holds that
+        if (other.suite_id == victim.suite_id) {  // another launch of the same kernel: its recording holds that
           own += groups[j].blocks;
           continue;
         }
@@ -88,6 +89,7 @@ class AgeInterference final : public DurationModel {
   struct KernelInfo {
     const AgeParams* params = nullptr;
     std::string suite;
+    int suite_id = 0;  // the suite kernel's index in suite_ids_: compared at every re-timing, where strings cost
     int limit = 1;
     // issue_utilisation by blocks per SM, worked out when first needed (-1: not yet)
     mutable std::vector<double> utilisation;
@@ -100,6 +102,7 @@ class AgeInterference final : public DurationModel {
     KernelInfo i;
     i.params = params_for(k);
     i.suite = suite_kernel_of(k.name);
+    i.suite_id = suite_ids_.emplace(i.suite, static_cast<int>(suite_ids_.size())).first->second;
     i.limit = compute_occupancy(gpu, k.shape()).blocks_per_sm;
     return kernels_.emplace(&k, std::move(i)).first->second;
   }
@@ -171,6 +174,7 @@ class AgeInterference final : public DurationModel {
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const AgeParams>> by_file_;
   mutable std::unordered_map<const KernelProfile*, KernelInfo> kernels_;
+  mutable std::unordered_map<std::string, int> suite_ids_;
 };
 
 }  // namespace

@@ -62,6 +62,7 @@ class EquivalentInterference final : public DurationModel {
 
   TimeNs duration(const DurationQuery& q) const override { return recorded_duration(*q.kernel, q.block, q.draw_base); }
   bool over_life() const override { return true; }
+  bool one_kernel_at_rate_one() const override { return true; }  // another launch of it counts as its own blocks
 
   void group_rates(const GpuSpec& /*gpu*/, std::span<const SmGroup> groups, std::span<double> rates) const override {
     std::fill(rates.begin(), rates.end(), 1.0);

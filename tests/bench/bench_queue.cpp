@@ -28,28 +28,33 @@ Workload queued_mriq(int launches) {
   return make_workload(fmt::format("mriq-{}", launches), {mriq}, list);
 }
 
-void BM_QueuedMriq(benchmark::State& state, const std::string& policy) {
+// `interference`: "none" (BM_QueuedMriq), or "auto" as the CLI runs it (BM_QueuedMriqAuto: `age` here, from the
+// co-run records beside the profile), which re-times the blocks of an SM whenever its launches change.
+void BM_QueuedMriq(benchmark::State& state, const std::string& policy, const std::string& interference) {
   const Workload w = queued_mriq(static_cast<int>(state.range(0)));
   const GpuSpec gpu = *find_gpu_preset("h100");
   sim::AloneTimeCache alone;
   sim::RunOptions o;
   o.policy = policy;
+  o.interference = sim::resolve_interference(interference, w);
   o.keep_schedule = false;
   sim::run_workload(w, gpu, o, alone);  // fills the alone-time cache outside the timing
   for (auto _ : state) benchmark::DoNotOptimize(sim::run_workload(w, gpu, o, alone).metrics.makespan);
-  state.counters["blocks_per_s"] =
-      benchmark::Counter(static_cast<double>(w.total_blocks()) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
+  state.counters["blocks_per_s"] = benchmark::Counter(
+      static_cast<double>(w.total_blocks()) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 const bool registered = [] {
-  for (const auto& policy : sim::all_policy_names())
-    benchmark::RegisterBenchmark(fmt::format("BM_QueuedMriq/{}", policy).c_str(), BM_QueuedMriq, policy)
-        ->Arg(2000)
-        ->ArgName("launches")
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime()
-        ->Iterations(1);
+  for (const std::string interference : {"none", "auto"})
+    for (const auto& policy : sim::all_policy_names())
+      benchmark::RegisterBenchmark(
+          fmt::format("BM_QueuedMriq{}/{}", interference == "auto" ? "Auto" : "", policy).c_str(), BM_QueuedMriq,
+          policy, interference)
+          ->Arg(2000)
+          ->ArgName("launches")
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime()
+          ->Iterations(1);
   return true;
 }();
 
