@@ -27,8 +27,33 @@ class TwoSpeeds final : public sim::DurationModel {
   }
 };
 
+// As TwoSpeeds, but launches of one kernel only run at rate 1 together (as `age` and `equivalent` take them), so it
+// may declare one_kernel_at_rate_one; the same model undeclared is the reference the engine's shortcut must match.
+template <bool Declared>
+class KernelSpeeds final : public sim::DurationModel {
+ public:
+  TimeNs duration(const sim::DurationQuery& q) const override {
+    return sim::recorded_duration(*q.kernel, q.block, q.draw_base);
+  }
+  bool over_life() const override { return true; }
+  bool one_kernel_at_rate_one() const override { return Declared; }
+  void group_rates(const GpuSpec&, std::span<const sim::SmGroup> groups, std::span<double> rates) const override {
+    const bool one_kernel = std::all_of(groups.begin(), groups.end(),
+                                        [&](const sim::SmGroup& g) { return g.kernel == groups.front().kernel; });
+    for (std::size_t i = 0; i < groups.size(); ++i) rates[i] = one_kernel ? 1.0 : (i == 0 ? 0.8 : 0.5);
+  }
+};
+
 }  // namespace
 }  // namespace gpusched
+
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, test_kernel_speeds, "test-kernel-speeds",
+                         "tests only: launches of one kernel at 1 together; else the oldest at 0.8, the rest at 0.5",
+                         {},
+                         [](const gpusched::sim::Params&) { return std::make_unique<gpusched::KernelSpeeds<true>>(); })
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, test_kernel_speeds_undeclared, "test-kernel-speeds-undeclared",
+                         "tests only: test-kernel-speeds without declaring one_kernel_at_rate_one", {},
+                         [](const gpusched::sim::Params&) { return std::make_unique<gpusched::KernelSpeeds<false>>(); })
 
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, test_two_speeds, "test-two-speeds",
                          "tests only: the younger of two launches on an SM at 0.5, the older at 0.8", {},
@@ -68,6 +93,32 @@ TEST(OverLife, ABlockSpeedsUpWhenItsCoRunnerLeaves) {
   const auto r = run_two(1000, 1000, "test-two-speeds");
   EXPECT_EQ(end_of(r, 0), 1225);
   EXPECT_EQ(end_of(r, 1), 1663);
+}
+
+RunResult run_three(const std::string& model) {
+  // Two launches of kernel a (one 1000 ns block each) at 0 and 100, one of kernel b (1000 ns) at 200, one SM.
+  const auto w = make_workload("w", {test::kernel("a-s1", 1, 128, {1000}), test::kernel("b-s1", 1, 128, {1000})},
+                               {test::launch("a1", 0, 0), test::launch("a2", 0, 100), test::launch("b", 1, 200)});
+  sim::RunOptions o;
+  o.interference = model;
+  sim::AloneTimeCache cache;
+  return sim::run_workload(w, test::gpu_with_sms("h100", 1), o, cache);
+}
+
+TEST(OverLife, AnSmOfOneKernelIsSkippedOnlyWhileNothingCanChange) {
+  // a1 and a2 share the SM at rate 1 from 100 (one kernel: the engine skips the SM). At 200 b joins: a1 0.8, a2 0.5,
+  // b 0.5. a1: 800 left / 0.8 = 1000 -> ends 1200. a2: 100 done by 200, + 1000 x 0.5 = 600 by 1200, 400 left; then
+  // a2 (older) 0.8 and b 0.5: 400 / 0.8 = 500 -> ends 1700. b: 500 done by 1200, + 250 by 1700, 250 alone -> 1950.
+  const auto declared = run_three("test-kernel-speeds");
+  EXPECT_EQ(end_of(declared, 0), 1200);
+  EXPECT_EQ(end_of(declared, 1), 1700);
+  EXPECT_EQ(end_of(declared, 2), 1950);
+  const auto reference = run_three("test-kernel-speeds-undeclared");
+  ASSERT_EQ(declared.schedule.pieces.size(), reference.schedule.pieces.size());
+  for (std::size_t i = 0; i < declared.schedule.pieces.size(); ++i) {
+    EXPECT_EQ(declared.schedule.pieces[i].start, reference.schedule.pieces[i].start) << i;
+    EXPECT_EQ(declared.schedule.pieces[i].end, reference.schedule.pieces[i].end) << i;
+  }
 }
 
 TEST(AgeRule, IssueTermFromOlderLaunchesAndMemoryTermFromAll) {
@@ -177,6 +228,42 @@ TEST(AgeModel, InTheEngineOverTheBlocksLife) {
   std::filesystem::remove(path);
   // Kernels without co-run records keep their durations.
   EXPECT_EQ(end_of(run_two(10000, 1000, "age"), 1), 1100);
+}
+
+TEST(OverLife, AgeAndEquivalentRunLaunchesOfOneKernelAtRateOne) {
+  // What one_kernel_at_rate_one declares for them: groups of one kernel only get rate 1, whatever their blocks, where
+  // the same kernel beside another is slowed (the control that shows the model is fitted).
+  const auto a = test::kernel("a-s1", 8, 128, {200});
+  a->record_sets.back().residency = 4;
+  test::add_record_set(*a, 2, 100);
+  a->equivalent_blocks["b-s1"] = 1.5;
+  const auto b = test::kernel("b-s1", 8, 128, {200});
+  const GpuSpec g = test::gpu_with_sms("h100", 1);
+  const std::vector<sim::SmGroup> one_kernel{{a.get(), 2, 0}, {a.get(), 1, 10}, {a.get(), 1, 20}};
+  const std::vector<sim::SmGroup> mixed{{b.get(), 2, 0}, {a.get(), 2, 10}};
+  // age: a beside b took 2x (b launched first), as in InTheEngineOverTheBlocksLife with the roles swapped.
+  const auto path = (std::filesystem::temp_directory_path() / "gpusched_age_one_kernel.csv").string();
+  CoRunTable t;
+  t.provenance["gpu"] = "h100";
+  t.records =
+      parse_corun_records(kHeader + "a-s1+b-s1@0.50:0.50/ba,1,a-s1,16,8,0,b-s1,16,8,100,1000,2000,8,8\n", "t.csv")
+          .records;
+  write_corun_records(path, t);
+  for (const std::string name : {"age", "equivalent"}) {
+    const auto* info = sim::Registry<sim::DurationModel>::instance().find(name);
+    ASSERT_NE(info, nullptr);
+    std::map<std::string, std::string> given;
+    if (name == "age") given["coruns"] = path;
+    const auto model = info->make(sim::Params::resolve(name, info->params, given));
+    EXPECT_TRUE(model->one_kernel_at_rate_one()) << name;
+    std::vector<double> rates(one_kernel.size(), 0.0);
+    model->group_rates(g, one_kernel, rates);
+    for (const double r : rates) EXPECT_EQ(r, 1.0) << name;
+    std::vector<double> control(mixed.size(), 1.0);
+    model->group_rates(g, mixed, control);
+    EXPECT_NE(control[1], 1.0) << name;  // a beside the older b
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace
