@@ -61,6 +61,7 @@ class SrtfPolicy final : public Policy {
       seq_.assign(n, -1);
       dirty_mark_.assign(n, 0);
       in_ready_.assign(n, 0);
+      ready_it_.assign(n, ready_.end());
       in_issuing_.assign(n, 0);
       ready_key_.assign(n, 0);
       changed_mark_.assign(n, 0);
@@ -290,15 +291,27 @@ class SrtfPolicy final : public Policy {
       const TimeNs key = ready ? remaining(v, l) : 0;
       if (ready == static_cast<bool>(in_ready_[i]) && (!ready || key == ready_key_[i])) continue;  // unchanged
       note_change(l);
+      if (in_ready_[i] && ready) {
+        // Re-keyed (the running launch at nearly every block end): its node is reused, and put back where it was
+        // when it keeps its place among its neighbours (the shortest launch stays first as its time falls), so
+        // neither the allocator nor a search from the root is paid.
+        const auto next = std::next(ready_it_[i]);
+        auto node = ready_.extract(ready_it_[i]);
+        node.value().remaining = key;
+        ready_sum_ += key - ready_key_[i];
+        ready_key_[i] = key;
+        ready_it_[i] = ready_.insert(next, std::move(node));
+        continue;
+      }
       if (in_ready_[i]) {
-        ready_.erase(Ready{ready_key_[i], seq_[i], l});
+        ready_.erase(ready_it_[i]);
         ready_sum_ -= ready_key_[i];
         if (--ready_per_class_[class_index(l)] == 0) ready_classes_ &= ~class_bit_[i];
         in_ready_[i] = 0;
       }
       if (ready) {
         ready_key_[i] = key;
-        ready_.insert(Ready{key, seq_[i], l});
+        ready_it_[i] = ready_.insert(Ready{key, seq_[i], l}).first;
         ready_sum_ += key;
         if (ready_per_class_[class_index(l)]++ == 0) ready_classes_ |= class_bit_[i];
         in_ready_[i] = 1;
@@ -380,6 +393,7 @@ class SrtfPolicy final : public Policy {
     auto operator<=>(const Ready&) const = default;
   };
   std::set<Ready> ready_, changed_old_;
+  std::vector<std::set<Ready>::iterator> ready_it_;  // per launch in ready_: its entry
   TimeNs ready_sum_ = 0;
   std::set<std::pair<std::int64_t, std::int32_t>> issuing_;
   std::vector<std::int64_t> seq_;
