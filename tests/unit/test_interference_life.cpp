@@ -203,18 +203,23 @@ TEST(AgeFit, RecoversTheParametersOfRecordsItGenerated) {
   EXPECT_NEAR(sim::age_predict(p, never, g, with_c), std::exp(-std::log(0.75) * 0.5 / 0.55), 1e-9);
 }
 
+// An h100 co-run file in the temporary folder holding one row (kHeader's columns); returns its path.
+std::string write_one_corun(const std::string& file, const std::string& row) {
+  const auto path = (std::filesystem::temp_directory_path() / file).string();
+  CoRunTable t;
+  t.provenance["gpu"] = "h100";
+  t.records = parse_corun_records(kHeader + row + "\n", "t.csv").records;
+  write_corun_records(path, t);
+  return path;
+}
+
 TEST(AgeModel, InTheEngineOverTheBlocksLife) {
   // Records: b beside a took 2x at a's share 8/16 = 0.5 (the kernels are built in code, so no profile file: no
   // counted instructions, no issue term): pi(a) = ln 2 / 0.5 = 2 ln 2. In the run b's block beside a's one block
   // (a's limit on an h100 SM at 128 threads: 16) runs at exp(-2 ln 2 / 16) = 2^(-1/8) while a is there, all its
   // life: 1000 x 2^(1/8) = 1090.5 -> placed at 100, it ends at 100 + 1091 = 1191. a is never slowed (pi(b) = 0).
-  const auto path = (std::filesystem::temp_directory_path() / "gpusched_age_model.csv").string();
-  CoRunTable t;
-  t.provenance["gpu"] = "h100";
-  t.records =
-      parse_corun_records(kHeader + "b-s1+a-s1@0.50:0.50/ba,1,b-s1,16,8,0,a-s1,16,8,100,1000,2000,8,8\n", "t.csv")
-          .records;
-  write_corun_records(path, t);
+  const auto path =
+      write_one_corun("gpusched_age_model.csv", "b-s1+a-s1@0.50:0.50/ba,1,b-s1,16,8,0,a-s1,16,8,100,1000,2000,8,8");
   const auto r = run_two(10000, 1000, "age", {{"coruns", path}});
   EXPECT_EQ(end_of(r, 1), 1191);
   EXPECT_EQ(end_of(r, 0), 10000);
@@ -242,13 +247,8 @@ TEST(OverLife, AgeAndEquivalentRunLaunchesOfOneKernelAtRateOne) {
   const std::vector<sim::SmGroup> one_kernel{{a.get(), 2, 0}, {a.get(), 1, 10}, {a.get(), 1, 20}};
   const std::vector<sim::SmGroup> mixed{{b.get(), 2, 0}, {a.get(), 2, 10}};
   // age: a beside b took 2x (b launched first), as in InTheEngineOverTheBlocksLife with the roles swapped.
-  const auto path = (std::filesystem::temp_directory_path() / "gpusched_age_one_kernel.csv").string();
-  CoRunTable t;
-  t.provenance["gpu"] = "h100";
-  t.records =
-      parse_corun_records(kHeader + "a-s1+b-s1@0.50:0.50/ba,1,a-s1,16,8,0,b-s1,16,8,100,1000,2000,8,8\n", "t.csv")
-          .records;
-  write_corun_records(path, t);
+  const auto path = write_one_corun("gpusched_age_one_kernel.csv",
+                                    "a-s1+b-s1@0.50:0.50/ba,1,a-s1,16,8,0,b-s1,16,8,100,1000,2000,8,8");
   for (const std::string name : {"age", "equivalent"}) {
     const auto* info = sim::Registry<sim::DurationModel>::instance().find(name);
     ASSERT_NE(info, nullptr);
