@@ -40,6 +40,10 @@ void SimpleSlicingPredictor::on_launch(std::int32_t k, std::int64_t blocks, int 
   Kernel& K = kernel(k);
   K.live = true;
   K.blocks_per_sm = static_cast<double>(blocks) / sm_count_;
+  K.blocks = blocks;
+  K.done = 0;
+  K.rate_sum = 0;
+  K.rate_count = 0;
   K.max_residency = std::max(1, max_residency);
   K.sms.assign(static_cast<std::size_t>(sm_count_), SmState{});
   for (auto& s : K.sms) s.slice_residency = K.max_residency;
@@ -80,10 +84,14 @@ void SimpleSlicingPredictor::on_block_end(std::int32_t k, int sm, TimeNs duratio
   SmState& s = K.sms.at(static_cast<std::size_t>(sm));
   if (s.resident <= 0) throw std::logic_error("SimpleSlicingPredictor: block end without a start");
   if (s.sample_epoch != epoch_) {  // the first block to finish in the slice is the sample
+    if (s.has_prediction) K.rate_sum -= static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
     s.block_time = duration;
     s.slice_residency = s.resident;
     s.sample_epoch = epoch_;
+    K.rate_sum += static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
+    if (!s.has_prediction) ++K.rate_count;
   }
+  ++K.done;
   if (--s.resident == 0) s.running += now - s.busy_since;
   ++s.done;
   // Equation 2 (reconstructed): T_pred = T_run + (N_total - N_done) x t / R, never below T_run.
@@ -98,6 +106,24 @@ void SimpleSlicingPredictor::on_block_end(std::int32_t k, int sm, TimeNs duratio
 void SimpleSlicingPredictor::on_kernel_end(std::int32_t k, TimeNs) {
   kernel(k).live = false;
   ++epoch_;  // a new slice for every other kernel
+}
+
+const SimpleSlicingPredictor::Kernel* SimpleSlicingPredictor::find(std::int32_t k) const {
+  if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return nullptr;
+  return &kernels_[static_cast<std::size_t>(k)];
+}
+
+std::optional<TimeNs> SimpleSlicingPredictor::gpu_remaining(std::int32_t k) const {
+  const Kernel* K = find(k);
+  if (!K || K->rate_count == 0) return std::nullopt;
+  const double left = static_cast<double>(std::max<std::int64_t>(0, K->blocks - K->done)) / sm_count_;
+  return static_cast<TimeNs>(std::llround(left * K->rate_sum / K->rate_count));
+}
+
+std::optional<TimeNs> SimpleSlicingPredictor::gpu_predicted_total(std::int32_t k) const {
+  const Kernel* K = find(k);
+  if (!K || K->rate_count == 0) return std::nullopt;
+  return static_cast<TimeNs>(std::llround(K->blocks_per_sm * K->rate_sum / K->rate_count));
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::max_remaining(std::int32_t k) const {

@@ -44,18 +44,27 @@ class SimpleSlicingPredictor {
   std::optional<TimeNs> max_remaining(std::int32_t kernel) const;
   std::optional<TimeNs> max_predicted_total(std::int32_t kernel) const;
 
+  // The kernel's remaining time from its blocks left over the whole GPU (not in the paper; srtf's
+  // `remaining=gpu`): (B - blocks completed on any SM) / S x t / R, where t / R is the mean over the SMs with a
+  // prediction of their slice's block time over its residency. Equation 2 without T_run, summed over the
+  // GPU's blocks instead of one SM's: a launch that has run on a few SMs is not mistaken for one nearly done.
+  // nullopt before any of its blocks has finished.
+  std::optional<TimeNs> gpu_remaining(std::int32_t kernel) const;
+  // The same rule's time alone: B / S x t / R.
+  std::optional<TimeNs> gpu_predicted_total(std::int32_t kernel) const;
+
  private:
-  struct SmState {          // Table 1
-    TimeNs running = 0;     // T_run: time with at least one of the kernel's blocks resident
-    TimeNs busy_since = 0;  // when `resident` last went from 0 to 1
-    std::int64_t done = 0;  // blocks completed on this SM
-    int resident = 0;       // blocks resident now
+  struct SmState {            // Table 1
+    TimeNs running = 0;       // T_run: time with at least one of the kernel's blocks resident
+    TimeNs busy_since = 0;    // when `resident` last went from 0 to 1
+    std::int64_t done = 0;    // blocks completed on this SM
+    int resident = 0;         // blocks resident now
     int slice_residency = 0;  // R: resident blocks when the slice's sample block ended (itself included)
-    TimeNs block_time = 0;  // t: duration of the first block to finish in the slice
+    TimeNs block_time = 0;    // t: duration of the first block to finish in the slice
     // The slice epoch (below) whose sample this SM took; -1: none yet. A new slice starts when the epoch moves on.
     std::int64_t sample_epoch = -1;
     bool has_prediction = false;
-    double predicted = 0;   // T_pred
+    double predicted = 0;  // T_pred
     TimeNs predicted_at = 0;
   };
   // Maximum over SMs, as a segment tree (leaves: -1 for an SM without a prediction).
@@ -68,12 +77,16 @@ class SimpleSlicingPredictor {
   };
   struct Kernel {
     bool live = false;
-    double blocks_per_sm = 0;  // N_total = blocks / SMs (uniform distribution, as the paper assumes)
+    double blocks_per_sm = 0;           // N_total = blocks / SMs (uniform distribution, as the paper assumes)
+    std::int64_t blocks = 0, done = 0;  // B and the blocks completed on every SM
+    double rate_sum = 0;                // sum over SMs with a prediction of t / R
+    int rate_count = 0;                 // SMs with a prediction
     int max_residency = 1;
     std::vector<SmState> sms;
     MaxTree remaining, total;  // remaining_on_sm and predicted_total_on_sm of every SM
   };
   TimeNs running_now(const SmState& s, TimeNs now) const;
+  const Kernel* find(std::int32_t k) const;
   static TimeNs remaining_of(const SmState& s, TimeNs total);
   void refresh(Kernel& K, int sm);
   Kernel& kernel(std::int32_t k);

@@ -2,7 +2,8 @@
 # Seed 001 Tables 5 and 6: the 56 ordered two-program workloads of the eight ERCBench kernels on the
 # GTX480 preset under fifo, mpmax, srtf, srtf-adaptive and sjf; STP, ANTT and StrictF averaged over the
 # workloads (arithmetic mean, and geometric mean in parentheses).
-# Usage: [POLICIES=a,b,...] docs/repro/ercbench-pairs.sh [GPUSCHED]   (from the repository root)
+# Usage: [POLICIES=a,b,...] [SIM_ARGS='--set srtf.remaining=gpu ...'] docs/repro/ercbench-pairs.sh [GPUSCHED]
+#        (from the repository root; SIM_ARGS are added to every `gpusched sim` of the tables)
 set -euo pipefail
 G=${1:-./build/sim/gpusched}
 work=$(mktemp -d)
@@ -15,7 +16,8 @@ run_setting() {  # title, gen-pairs arguments...
   "$G" gen pairs --kernels traces/ercbench/*.kernel.toml --gpu gtx480 --out "$work/$title" "$@" >/dev/null
   : > "$work/$title.csv"
   for w in "$work/$title"/*.toml; do
-    "$G" sim -w "$w" -p "$policies" --format csv | tail -n +2 >> "$work/$title.csv"
+    # shellcheck disable=SC2086 # SIM_ARGS is a list of arguments
+    "$G" sim -w "$w" -p "$policies" ${SIM_ARGS:-} --format csv | tail -n +2 >> "$work/$title.csv"
   done
   if [[ $title == staggered-0-100-cycles && ,$policies, == *,sjf,* ]]; then
     # The paper's SJF is an oracle that "schedules kernels even before they run": both kernels of a pair are

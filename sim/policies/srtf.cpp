@@ -21,8 +21,11 @@
 #include <algorithm>
 #include <bit>
 #include <climits>
+#include <cmath>
 #include <optional>
 #include <set>
+#include <stdexcept>
+#include <string>
 
 #include "core/simple_slicing.h"
 #include "sim/policies/chimera_preemption.h"
@@ -40,6 +43,7 @@ class SrtfPolicy final : public Policy {
       : adaptive_(adaptive),
         preempt_(preempt),
         sampling_enabled_(p.get_bool("sampling")),
+        gpu_remaining_(parse_remaining(p.get_string("remaining"))),
         threshold_(adaptive ? p.get_double("threshold") : 0.0),
         residency_limit_(adaptive ? static_cast<int>(p.get_int("residency_limit")) : INT_MAX) {
     using chimera::Technique;
@@ -116,20 +120,29 @@ class SrtfPolicy final : public Policy {
     return changed;
   }
 
+  static bool parse_remaining(const std::string& s) {
+    if (s == "sm-max") return false;
+    if (s == "gpu") return true;
+    throw std::invalid_argument("parameter 'remaining' expects sm-max or gpu, found \"" + s + "\"");
+  }
+
   bool has_prediction(std::int32_t l) const { return !sampling_enabled_ || predictor_->max_remaining(l).has_value(); }
 
-  // Predicted remaining time: the latest SM's remaining time (all SMs would work on it in parallel), or,
-  // without sampling, the true time alone scaled by the blocks not yet completed.
+  // Predicted remaining time: `sm-max`, the latest SM's remaining time (all SMs would work on it in parallel);
+  // `gpu`, the launch's blocks left over the whole GPU at the SMs' mean rate; or, without sampling, the true
+  // time alone scaled by the blocks not yet completed.
   TimeNs remaining(const EngineView& v, std::int32_t l) const {
     const auto& L = v.launch(l);
     if (!sampling_enabled_) return L.alone * (L.total_blocks - L.completed) / std::max<std::int64_t>(1, L.total_blocks);
-    return std::max<TimeNs>(0, predictor_->max_remaining(l).value_or(0));
+    const auto r = gpu_remaining_ ? predictor_->gpu_remaining(l) : predictor_->max_remaining(l);
+    return std::max<TimeNs>(0, r.value_or(0));
   }
 
   // Predicted total time alone (T_pred): used for slowdown estimates.
   TimeNs total(const EngineView& v, std::int32_t l) const {
     if (!sampling_enabled_) return std::max<TimeNs>(1, v.launch(l).alone);
-    return std::max<TimeNs>(1, predictor_->max_predicted_total(l).value_or(1));
+    const auto t = gpu_remaining_ ? predictor_->gpu_predicted_total(l) : predictor_->max_predicted_total(l);
+    return std::max<TimeNs>(1, t.value_or(1));
   }
 
   // Picks the running and sampled launches; returns true if either changed.
@@ -188,13 +201,13 @@ class SrtfPolicy final : public Policy {
       const auto slowdown = [&](std::int32_t l, TimeNs finish) {
         return static_cast<double>(finish - v.launch(l).release) / static_cast<double>(total(v, l));
       };
-      // The first launch's slowdown bounds the lowest from above and the last one's (it finishes after all
-      // the others: now + the sum of every remaining time) the highest from below, so when those two
-      // already differ by more than the threshold the spread does too, and the pass over every queued
-      // launch below is not needed. Same doubles as the pass computes, so the decision is the same.
+      // The first and the last launch's slowdowns are two of those the pass below computes (the last finishes
+      // after all the others: now + the sum of every remaining time), so when they already differ by more than
+      // the threshold, either way round, the spread does too, and the pass over every queued launch is not
+      // needed. Same doubles as the pass computes, so the decision is the same.
       const Ready& first = *ready_.begin();
       const Ready& last = *ready_.rbegin();
-      if (slowdown(last.launch, v.now() + ready_sum_) - slowdown(first.launch, v.now() + first.remaining) >
+      if (std::abs(slowdown(last.launch, v.now() + ready_sum_) - slowdown(first.launch, v.now() + first.remaining)) >
           threshold_) {
         share = true;
       } else {
@@ -371,6 +384,7 @@ class SrtfPolicy final : public Policy {
   const bool preempt_;
   std::optional<ChimeraPreemptor> preemptor_;
   const bool sampling_enabled_;
+  const bool gpu_remaining_;  // `remaining=gpu`
   const double threshold_;
   const int residency_limit_;
   std::optional<SimpleSlicingPredictor> predictor_;
@@ -411,13 +425,20 @@ ParamSpec sampling_param() {
                    "time alone, the paper's zero-sampling experiment)"};
 }
 
+ParamSpec remaining_param() {
+  return ParamSpec{"remaining", ParamType::String, "sm-max",
+                   "a launch's predicted remaining time: sm-max (the largest over the SMs with a prediction, each "
+                   "assuming B / S blocks on it) or gpu (its blocks left on the whole GPU at the SMs' mean t / R)"};
+}
+
 }  // namespace
 }  // namespace gpusched::sim
 
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, srtf, "srtf",
                          "shortest remaining time first with online Simple Slicing predictions, sampling new "
                          "launches on one SM (seed 001)",
-                         {gpusched::sim::sampling_param()}, [](const gpusched::sim::Params& p) {
+                         {gpusched::sim::sampling_param(), gpusched::sim::remaining_param()},
+                         [](const gpusched::sim::Params& p) {
                            return std::make_unique<gpusched::sim::SrtfPolicy>(p, false);
                          })
 
@@ -426,6 +447,7 @@ GPUSCHED_REGISTER_PLUGIN(
     "SRTF that shares SMs when predicted slowdowns diverge, capping the fastest launch's residency (seed 001)",
     (std::vector<gpusched::sim::ParamSpec>{
         gpusched::sim::sampling_param(),
+        gpusched::sim::remaining_param(),
         {"threshold", gpusched::sim::ParamType::Double, "0.5", "share when max - min predicted slowdown exceeds this"},
         {"residency_limit", gpusched::sim::ParamType::Int, "3", "blocks per SM of the fastest launch while sharing"}}),
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::SrtfPolicy>(p, true); })
@@ -435,7 +457,7 @@ GPUSCHED_REGISTER_PLUGIN(
     "SRTF whose hand-offs preempt the running launch with Chimera's per-block flush/drain/switch choice under "
     "a latency limit (beyond seeds 001 and 003)",
     [] {
-      std::vector<gpusched::sim::ParamSpec> p{gpusched::sim::sampling_param()};
+      std::vector<gpusched::sim::ParamSpec> p{gpusched::sim::sampling_param(), gpusched::sim::remaining_param()};
       for (auto& x : gpusched::sim::preemption_params()) p.push_back(x);
       return p;
     }(),

@@ -124,6 +124,30 @@ TEST(ByHand, SrtfZeroSampling) {
   EXPECT_NEAR(r.launches[1].slowdown, 5.75, 1e-12);
 }
 
+TEST(ByHand, SrtfRemainingFromTheBlocksLeftOnTheWholeGpu) {
+  // Two SMs, R = 2. A: 12 blocks of 100 ns at t=0 (6 a SM, alone 300). B: 8 blocks of 100 ns at t=10 (4 a SM).
+  // t=0: A runs 2 blocks on each SM (0-100). t=10: B arrives and is sampled on SM 0.
+  // t=100: SM 0 runs B's first 2 blocks (100-200), SM 1 two more of A (100-200).
+  // t=200: B's sample is complete (t / R = 100 / 2 = 50) and the two rules read the same state differently:
+  //   sm-max: B on SM 0: (4 - 2) x 50 = 100 left. A: SM 1 (4 done): (6 - 4) x 50 = 100; SM 0 (its prediction
+  //           of t=100, 2 done): 300 - 100 = 200. A's largest: 200 > 100, so B runs: 200-300 on both SMs, its last
+  //           2 blocks 300-400 on SM 1 (SM 0 idles until the next event: nothing of B is left to issue), B ends
+  //           at 400; A's 6 blocks run 400-500 on both SMs and 500-600 on SM 1: A ends at 600.
+  //   gpu:    B: (8 - 2) / 2 x 50 = 150. A: (12 - 6) / 2 x 50 = 150, not longer: A keeps the GPU, 200-300 on
+  //           both SMs, 300-400 on SM 1, and ends at 400; B's 6 blocks then run 400-600: B ends at 600.
+  // A has 6 blocks left and B 6: the gpu rule sees the tie that sm-max reads as B being half as long.
+  const auto w = make_workload("w", {kernel("A", 12, 1024, {100}), kernel("B", 8, 1024, {100})},
+                               {launch("a", 0, 0), launch("b", 1, 10)});
+  const auto two = gpu_with_sms("h100", 2);
+  const auto by_sm = run(w, two, "srtf");  // sm-max is the default
+  EXPECT_EQ(by_sm.launches[1].finish, 400);
+  EXPECT_EQ(by_sm.launches[0].finish, 600);
+  const auto by_gpu = run(w, two, "srtf", 1, 1, {{"remaining", "gpu"}});
+  EXPECT_EQ(by_gpu.launches[0].finish, 400);
+  EXPECT_EQ(by_gpu.launches[1].finish, 600);
+  EXPECT_THROW(run(w, two, "srtf", 1, 1, {{"remaining", "mean"}}), std::invalid_argument);
+}
+
 TEST(ByHand, SrtfAdaptiveSharesWhenSlowdownsDiverge) {
   // At t=1100 the SRTF order would give B (100 remaining) a slowdown of (1200 - 50) / 200 = 5.75 and A
   // (9000 remaining) (10200 - 0) / 10000 = 1.02: they differ by more than 0.5, so the GPU is shared, B

@@ -56,6 +56,31 @@ TEST(SimpleSlicing, ANewLaunchStartsANewSlice) {
   EXPECT_FALSE(p.predicted_total_on_sm(1, 0));  // no block of kernel 1 has finished
 }
 
+TEST(SimpleSlicing, GpuRemainingCountsTheBlocksLeftOnEverySm) {
+  // Two SMs, 40 blocks (B / S = 20). SM 0's first block (of 2 resident) ends at 1000 after 1000 ns: t / R = 500,
+  // one block done: (40 - 1) / 2 x 500 = 9750 left; alone 20 x 500 = 10000. SM 0's own Equation 2 says
+  // 1000 + (20 - 1) x 500 = 10500 in total, 9500 left.
+  SimpleSlicingPredictor p(2);
+  p.on_launch(0, 40, 2, 0);
+  EXPECT_FALSE(p.gpu_remaining(0));
+  for (int b = 0; b < 2; ++b) p.on_block_start(0, 0, 0);
+  for (int b = 0; b < 2; ++b) p.on_block_start(0, 1, 0);
+  p.on_block_end(0, 0, 1000, 1000);
+  EXPECT_EQ(*p.gpu_remaining(0), 9750);
+  EXPECT_EQ(*p.gpu_predicted_total(0), 10000);
+  EXPECT_EQ(*p.max_remaining(0), 9500);
+  // SM 1's first block ends at 2000 after 2000 ns (t / R = 1000): mean rate (500 + 1000) / 2 = 750, two done:
+  // (40 - 2) / 2 x 750 = 14250; alone 20 x 750 = 15000.
+  p.on_block_end(0, 1, 2000, 2000);
+  EXPECT_EQ(*p.gpu_remaining(0), 14250);
+  EXPECT_EQ(*p.gpu_predicted_total(0), 15000);
+  // Another kernel launches: a new slice. SM 0's next end (600 ns, 1 resident: t / R = 600) replaces its rate:
+  // (600 + 1000) / 2 = 800, three done: 37 / 2 x 800 = 14800.
+  p.on_launch(1, 4, 2, 2100);
+  p.on_block_end(0, 0, 600, 2200);
+  EXPECT_EQ(*p.gpu_remaining(0), 14800);
+}
+
 TEST(PredictionReplay, ExactOnSimulatedStaircases) {
   // 4 SMs, 48 blocks of 100 ns at residency 4 (512 threads on an H100 SM): 12 per SM, 3 waves. Every
   // SM predicts 300 after its first wave: first prediction / actual = 1.
