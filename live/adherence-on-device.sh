@@ -5,6 +5,7 @@
 #   bash live/adherence-on-device.sh TAG        (TAG names the GPU: h100, h200)
 # Environment: WORKLOADS (default "validate live bursts"), REPEATS (default 1), POLICIES (default the nine).
 # EXECUTOR: validate's --executor (default auto). INTERFERENCE: the models predicted and carried out (default none).
+# VALIDATE_ARGS: more arguments for validate (e.g. "--set srtf.remaining=gpu").
 set -uo pipefail
 tag=${1:?tag}
 bin=build/live/gpusched-live
@@ -19,7 +20,8 @@ policies=${POLICIES:-fifo,sjf,srtf,srtf-adaptive,mpmax,spatial,knapsack,chimera,
       any=""
       [ "$w" = live ] && any=--any-gpu
       $bin validate -w traces/workloads/$w-$tag.toml --policy "$policies" --interference ${INTERFERENCE:-none} $any \
-        --db /tmp/adherence-$w-$tag.db --csv "$out/executor.csv" --repeat "$r" ${EXECUTOR:+--executor $EXECUTOR}
+        --db /tmp/adherence-$w-$tag.db --csv "$out/executor.csv" --repeat "$r" ${EXECUTOR:+--executor $EXECUTOR} \
+        ${VALIDATE_ARGS:-}
       echo "validate $w repeat $r exit $?"
     done
   done

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -42,6 +43,7 @@ namespace {
 
 struct ValidateArgs {
   std::string workload, gpu, db, policies = "all";
+  std::vector<std::string> sets;  // --set POLICY.PARAM=VALUE
   // none by default: carried-out plans of policies that co-run launches for long (mpmax) are predicted worse with
   // age (docs/validation.md, "Fused workers"); auto picks age as sim and native do.
   std::vector<std::string> models{"none"};
@@ -64,6 +66,14 @@ struct ValidateArgs {
 // Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
 // no SM is kept from a launch): the hardware's own dispatch carries them out, fifo in launch order, the others
 // through stream priorities (launch_priorities.h).
+// "[key=value,...]" for a policy run with --set parameters (the CSV's policy column tells them apart), else "".
+std::string params_label(const std::map<std::string, std::string>& params) {
+  if (params.empty()) return "";
+  std::string s = "[";
+  for (const auto& [k, v] : params) s += (s.size() > 1 ? "," : "") + k + "=" + v;
+  return s + "]";
+}
+
 bool orders_whole_launches(const std::string& policy) {
   return policy == "fifo" || policy == "sjf" || policy == "knapsack";
 }
@@ -190,6 +200,7 @@ int validate_command(const ValidateArgs& a) {
     if (!sim::Registry<sim::Policy>::instance().find(p))
       throw std::invalid_argument(fmt::format("--policy: unknown policy '{}' (policies: {})", p,
                                               sim::Registry<sim::Policy>::instance().names()));
+  const auto policy_params = sim::parse_policy_sets(a.sets, policies, a.policies);
   if (a.executor == "native")
     for (const auto& p : policies)
       if (!orders_whole_launches(p))
@@ -200,8 +211,6 @@ int validate_command(const ValidateArgs& a) {
     if (!sim::Registry<sim::DurationModel>::instance().find(m.substr(0, m.find(':'))))  // "name:key=value,..."
       throw std::invalid_argument(fmt::format("--interference: unknown model '{}' (models: {})", m,
                                               sim::Registry<sim::DurationModel>::instance().names()));
-  auto db = store::Store::open(a.db);
-
   const auto devices = list_devices();
   const auto& dev = devices.front();
   if (dev.spec.sm_count != gpu.sm_count || (!a.any_gpu && (!dev.preset || dev.preset->name != gpu.name)))
@@ -209,6 +218,8 @@ int validate_command(const ValidateArgs& a) {
         "the workload is for {} ({} SMs), but the GPU is {} ({} SMs, preset {}); record the workload's kernels on "
         "this GPU (gpusched-live record) or pass --any-gpu when the SM counts agree",
         gpu.name, gpu.sm_count, dev.name, dev.spec.sm_count, dev.preset ? dev.preset->name : "none"));
+  // Opened once a GPU that can run the workload is there: a run that cannot start leaves no empty store behind.
+  auto db = store::Store::open(a.db);
 
   auto suite = bind_suite(w, a.seed);
   // Each kernel's time alone on this GPU: the live runs' STP and ANTT are computed from these.
@@ -292,6 +303,7 @@ int validate_command(const ValidateArgs& a) {
     for (const auto& policy : policies) {
       sim::RunOptions o;
       o.policy = policy;
+      if (const auto it = policy_params.find(policy); it != policy_params.end()) o.policy_params = it->second;
       o.interference = model;
       o.seed = a.seed;
       auto info = sim::describe_sim_run(w, workload_hash, gpu, o);
@@ -359,8 +371,9 @@ int validate_command(const ValidateArgs& a) {
         adherence = plan_adherence(predicted, executed, ex.plan_piece, wait);
       }
       if (!a.csv.empty()) {
-        auto row = native_csv_row(w.name, gpu.name, fmt::format("{}/{}", policy, model), a.repeat,
-                                  prediction_errors(w, measured, predicted));
+        auto row =
+            native_csv_row(w.name, gpu.name, fmt::format("{}{}/{}", policy, params_label(o.policy_params), model),
+                           a.repeat, prediction_errors(w, measured, predicted));
         row += adherence ? fmt::format(",{:.2f},{:.2f}", adherence->hand_off_delay_median_us,
                                        adherence->hand_off_delay_p99_us)
                          : std::string(",,");
@@ -492,6 +505,7 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--workload,-w", a->workload, "Workload file (its kernels recorded by gpusched-live record)")
       ->required();
   cmd->add_option("--policy,-p", a->policies, "Policies, comma-separated, or 'all'");
+  cmd->add_option("--set", a->sets, "Policy parameter POLICY.PARAM=VALUE of the predictions (repeatable)");
   cmd->add_option("--interference", a->models,
                   "Interference models of the predictions, or 'all' (default none; auto: equivalent where the kernels' "
                   "profiles have fitted weights, else age where they have co-run records beside them, else none)")

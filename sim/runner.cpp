@@ -323,4 +323,21 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
   return result;
 }
 
+std::map<std::string, std::map<std::string, std::string>> parse_policy_sets(const std::vector<std::string>& sets,
+                                                                            const std::vector<std::string>& policies,
+                                                                            const std::string& policies_text) {
+  std::map<std::string, std::map<std::string, std::string>> params;
+  for (const auto& s : sets) {
+    const auto dot = s.find('.'), eq = s.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || eq < dot)
+      throw std::invalid_argument(fmt::format("--set: expected POLICY.PARAM=VALUE, found \"{}\"", s));
+    const auto policy = s.substr(0, dot);
+    if (std::find(policies.begin(), policies.end(), policy) == policies.end())
+      throw std::invalid_argument(
+          fmt::format("--set {}: policy '{}' is not among those run ({})", s, policy, policies_text));
+    params[policy][s.substr(dot + 1, eq - dot - 1)] = s.substr(eq + 1);
+  }
+  return params;
+}
+
 }  // namespace gpusched::sim

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "core/error.h"
 #include "core/gpu_spec.h"
@@ -72,5 +73,11 @@ LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string&
 // Checks before running that every kernel can run on the GPU and has block records; throws
 // std::invalid_argument naming the kernel's file.
 void check_runnable(const Workload& w, const GpuSpec& gpu);
+
+// The command line's `--set POLICY.PARAM=VALUE` arguments as parameters per policy; throws std::invalid_argument
+// for a malformed one or one whose policy is not among `policies` (`policies_text` is how the user named them).
+std::map<std::string, std::map<std::string, std::string>> parse_policy_sets(const std::vector<std::string>& sets,
+                                                                            const std::vector<std::string>& policies,
+                                                                            const std::string& policies_text);
 
 }  // namespace gpusched::sim

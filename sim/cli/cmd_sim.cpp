@@ -92,17 +92,7 @@ void run_sim(const SimArgs& a) {
   const std::string interference = sim::resolve_interference(a.interference, w);
 
   std::vector<std::string> policies = a.policies == "all" ? sim::all_policy_names() : split(a.policies, ',');
-  std::map<std::string, std::map<std::string, std::string>> params;
-  for (const auto& s : a.sets) {
-    const auto dot = s.find('.'), eq = s.find('=');
-    if (dot == std::string::npos || eq == std::string::npos || eq < dot)
-      throw std::invalid_argument(fmt::format("--set: expected POLICY.PARAM=VALUE, found \"{}\"", s));
-    const auto policy = s.substr(0, dot);
-    if (std::find(policies.begin(), policies.end(), policy) == policies.end())
-      throw std::invalid_argument(
-          fmt::format("--set {}: policy '{}' is not among those run ({})", s, policy, a.policies));
-    params[policy][s.substr(dot + 1, eq - dot - 1)] = s.substr(eq + 1);
-  }
+  const auto params = sim::parse_policy_sets(a.sets, policies, a.policies);
   if (!a.stream_schedule.empty() && policies.size() != 1)
     throw std::invalid_argument("--stream-schedule needs exactly one policy");
 
@@ -121,7 +111,7 @@ void run_sim(const SimArgs& a) {
   for (const auto& p : policies) {
     sim::RunOptions o;
     o.policy = p;
-    o.policy_params = params[p];
+    if (const auto it = params.find(p); it != params.end()) o.policy_params = it->second;
     o.interference = interference;
     o.seed = a.seed;
     o.gpu_count = a.gpus;

@@ -113,6 +113,11 @@ TEST(Cli, BadPolicyParametersAreInputErrors) {
   EXPECT_EQ(run_cli(w + "--policy fifo --set fifo.placement=sideways", out), 2);
   EXPECT_EQ(out, "gpusched: error: parameter 'placement' expects auto, round-robin or most-free, found \"sideways\"\n");
   EXPECT_EQ(run_cli(w + "--policy fifo --set fifo.placement=round-robin", out), 0) << out;
+  EXPECT_EQ(run_cli(w + "--policy srtf --set srtf.remaining=gpu", out), 0) << out;
+  EXPECT_EQ(run_cli(w + "--policy srtf --set srtf.remaining=mean", out), 2);
+  EXPECT_EQ(out, "gpusched: error: parameter 'remaining' expects sm-max or gpu, found \"mean\"\n");
+  EXPECT_EQ(run_cli(w + "--policy srtf --set srtf", out), 2);
+  EXPECT_EQ(out, "gpusched: error: --set: expected POLICY.PARAM=VALUE, found \"srtf\"\n");
   EXPECT_EQ(run_cli(w + "--policy fifo --gpu nosuch", out), 2);
   EXPECT_EQ(run_cli("sim", out), 2);
 }
