@@ -44,8 +44,10 @@ class SrtfPolicy final : public Policy {
         preempt_(preempt),
         sampling_enabled_(p.get_bool("sampling")),
         gpu_remaining_(parse_remaining(p.get_string("remaining"))),
+        sample_slots_(static_cast<int>(p.get_int("samples"))),
         threshold_(adaptive ? p.get_double("threshold") : 0.0),
         residency_limit_(adaptive ? static_cast<int>(p.get_int("residency_limit")) : INT_MAX) {
+    if (sample_slots_ < 1) throw std::invalid_argument("parameter 'samples' must be at least 1");
     using chimera::Technique;
     if (preempt_)
       preemptor_.emplace(
@@ -88,6 +90,13 @@ class SrtfPolicy final : public Policy {
   }
 
  private:
+  // The launches being sampled, each on its own SM (at most `samples`; the paper's one at a time is 1).
+  struct Sample {
+    std::int32_t launch;
+    int sm;
+    bool operator==(const Sample&) const = default;
+  };
+
   // Feeds the predictor; returns true if what may run has changed.
   bool observe(const EngineView& v, std::span<const EngineEvent> events) {
     bool changed = false;
@@ -110,7 +119,7 @@ class SrtfPolicy final : public Policy {
           predictor_->on_kernel_end(e.launch, v.now());
           std::erase(unsampled_, e.launch);
           if (running_ == e.launch) running_ = -1;
-          if (sampling_ == e.launch) sampling_ = -1;
+          std::erase_if(samples_, [&](const Sample& x) { return x.launch == e.launch; });
           changed = true;
           break;
         default:
@@ -147,20 +156,23 @@ class SrtfPolicy final : public Policy {
 
   // Picks the running and sampled launches; returns true if either changed.
   bool decide(const EngineView& v) {
-    const std::int32_t before_running = running_, before_sampling = sampling_;
+    const std::int32_t before_running = running_;
+    const auto before_samples = samples_;
     refresh(v);
-    // A sample is complete once its blocks on the sample SM give a prediction: the shorter one runs.
-    if (sampling_ >= 0 && predictor_->remaining_on_sm(sampling_, sample_sm_)) {
-      std::erase(unsampled_, sampling_);
-      if (running_ < 0 || remaining(v, sampling_) < remaining(v, running_)) running_ = sampling_;
-      sampling_ = -1;
-    }
+    // A sample is complete once its blocks on its sample SM give a prediction: the shorter one runs. (Samples
+    // complete in slot order when several do at once.)
+    std::erase_if(samples_, [&](const Sample& x) {
+      if (!predictor_->remaining_on_sm(x.launch, x.sm)) return false;
+      std::erase(unsampled_, x.launch);
+      if (running_ < 0 || remaining(v, x.launch) < remaining(v, running_)) running_ = x.launch;
+      return true;
+    });
     // Shortest predicted remaining time among the launches with blocks to issue and a prediction; with
     // none predicted (or the GPU idle), the first to arrive runs without being sampled.
     // (ready_ holds exactly those launches in SRTF order, ties in v.active() order.)
     std::int32_t best = -1;
     for (const auto& r : ready_)
-      if (r.launch != sampling_) {
+      if (!is_sampled(r.launch)) {
         best = r.launch;
         break;
       }
@@ -169,26 +181,42 @@ class SrtfPolicy final : public Policy {
     if (running_ >= 0 && v.launch(running_).issuable() == 0) running_ = -1;
     if (running_ < 0) {
       for (const auto& [seq, l] : issuing_)  // the launches of v.active() with blocks to issue, in its order
-        if (l != sampling_) {
+        if (!is_sampled(l)) {
           running_ = l;
           std::erase(unsampled_, l);
           break;
         }
     }
-    // Sample the next unsampled launch (arrival order) while another runs.
-    if (sampling_enabled_ && sampling_ < 0 && running_ >= 0) {
+    // Sample the next unsampled launches (arrival order) while another runs, one per free sample slot (the paper
+    // samples one at a time: `samples` = 1).
+    if (sampling_enabled_ && running_ >= 0 && static_cast<int>(samples_.size()) < sample_slots_) {
       for (const std::int32_t l : unsampled_) {
-        if (l == running_ || v.launch(l).issuable() == 0 || has_prediction(l)) continue;
-        sampling_ = l;
-        // The first SM of the GPU the running launch uses (SM 0 on one GPU), as in the paper's Figure 12.
+        if (static_cast<int>(samples_.size()) >= sample_slots_) break;
+        if (l == running_ || v.launch(l).issuable() == 0 || has_prediction(l) || is_sampled(l)) continue;
+        // The first SMs of the GPU the running launch uses (SM 0 on one GPU for the first slot), as in the paper's
+        // Figure 12.
         const int gpu = std::max(0, v.launch(running_).gpu);
-        sample_sm_ =
+        const int base =
             v.launch(l).gpu >= 0 && v.launch(l).gpu != gpu ? v.launch(l).gpu * v.sms_per_gpu() : gpu * v.sms_per_gpu();
-        break;
+        for (int slot = 0; slot < std::min(sample_slots_, v.sms_per_gpu()); ++slot)
+          if (!is_sample_sm(base + slot)) {
+            samples_.push_back(Sample{l, base + slot});
+            break;
+          }
       }
     }
-    return running_ != before_running || sampling_ != before_sampling;
+    return running_ != before_running || samples_ != before_samples;
   }
+
+  bool is_sampled(std::int32_t l) const {
+    return std::any_of(samples_.begin(), samples_.end(), [&](const Sample& x) { return x.launch == l; });
+  }
+  const Sample* sample_on(int sm) const {
+    for (const auto& x : samples_)
+      if (x.sm == sm) return &x;
+    return nullptr;
+  }
+  bool is_sample_sm(int sm) const { return sample_on(sm) != nullptr; }
 
   // SRTF/Adaptive: share when the SRTF order would be unfair; returns true if the mode changed.
   // The order is ready_: the active launches with blocks to issue and a prediction, by predicted remaining
@@ -196,7 +224,7 @@ class SrtfPolicy final : public Policy {
   bool adapt(const EngineView& v, Actions& a) {
     refresh(v);  // a hand-off may have changed what is left to issue
     bool share = false;
-    if (ready_.size() >= 2 && sampling_ < 0) {
+    if (ready_.size() >= 2 && samples_.empty()) {
       // Slowdown of each launch if run to completion in SRTF order from now: (finish - release) / alone.
       const auto slowdown = [&](std::int32_t l, TimeNs finish) {
         return static_cast<double>(finish - v.launch(l).release) / static_cast<double>(total(v, l));
@@ -260,8 +288,7 @@ class SrtfPolicy final : public Policy {
   // by the technique Chimera picks for it under the latency limit.
   void hand_off(const EngineView& v, Actions& a, std::int32_t from) {
     for (int sm = 0; sm < v.sm_count(); ++sm) {
-      if ((sampling_ >= 0 && sm == sample_sm_) || v.launch(from).resident_per_sm[static_cast<std::size_t>(sm)] == 0)
-        continue;
+      if (is_sample_sm(sm) || v.launch(from).resident_per_sm[static_cast<std::size_t>(sm)] == 0) continue;
       preemptor_->apply(preemptor_->plan_sm(v, from, sm), a);
     }
   }
@@ -342,13 +369,13 @@ class SrtfPolicy final : public Policy {
     // Every SM, in order, skipping those where no block of the launches that would be filled fits.
     std::uint64_t classes = sharing_ ? changed_classes_ | ready_classes_ : 0;
     if (running_ >= 0) classes |= class_bit_[static_cast<std::size_t>(running_)];
-    if (sampling_ >= 0) classes |= class_bit_[static_cast<std::size_t>(sampling_)];
+    for (const auto& x : samples_) classes |= class_bit_[static_cast<std::size_t>(x.launch)];
     room_.for_each_sm(v, classes, [&](int sm) { dispatch_sm(v, a, sm); });
   }
 
   void dispatch_sm(const EngineView& v, Actions& a, int sm) {
-    if (sampling_ >= 0 && sm == sample_sm_) {
-      fill(v, a, sampling_, sm);  // the sample SM runs only the sampled launch
+    if (const Sample* x = samples_.empty() ? nullptr : sample_on(sm)) {
+      fill(v, a, x->launch, sm);  // a sample SM runs only its sampled launch
       return;
     }
     if (running_ >= 0) fill(v, a, running_, sm);
@@ -385,6 +412,7 @@ class SrtfPolicy final : public Policy {
   std::optional<ChimeraPreemptor> preemptor_;
   const bool sampling_enabled_;
   const bool gpu_remaining_;  // `remaining=gpu`
+  const int sample_slots_;    // `samples`
   const double threshold_;
   const int residency_limit_;
   std::optional<SimpleSlicingPredictor> predictor_;
@@ -415,14 +443,19 @@ class SrtfPolicy final : public Policy {
   std::vector<TimeNs> ready_key_;
   std::vector<char> in_ready_, in_issuing_, dirty_mark_;
   std::vector<std::int32_t> dirty_;
-  std::int32_t running_ = -1, sampling_ = -1, capped_ = -1;
-  int sample_sm_ = 0;
+  std::int32_t running_ = -1, capped_ = -1;
+  std::vector<Sample> samples_;
 };
 
 ParamSpec sampling_param() {
   return ParamSpec{"sampling", ParamType::Bool, "true",
                    "sample arriving launches on one SM to predict them (false: remaining times from the true "
                    "time alone, the paper's zero-sampling experiment)"};
+}
+
+ParamSpec samples_param() {
+  return ParamSpec{"samples", ParamType::Int, "1",
+                   "launches sampled at once, each on its own SM (the paper samples one at a time: 1)"};
 }
 
 ParamSpec remaining_param() {
@@ -437,7 +470,8 @@ ParamSpec remaining_param() {
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, srtf, "srtf",
                          "shortest remaining time first with online Simple Slicing predictions, sampling new "
                          "launches on one SM (seed 001)",
-                         {gpusched::sim::sampling_param(), gpusched::sim::remaining_param()},
+                         {gpusched::sim::sampling_param(), gpusched::sim::remaining_param(),
+                          gpusched::sim::samples_param()},
                          [](const gpusched::sim::Params& p) {
                            return std::make_unique<gpusched::sim::SrtfPolicy>(p, false);
                          })
@@ -448,6 +482,7 @@ GPUSCHED_REGISTER_PLUGIN(
     (std::vector<gpusched::sim::ParamSpec>{
         gpusched::sim::sampling_param(),
         gpusched::sim::remaining_param(),
+        gpusched::sim::samples_param(),
         {"threshold", gpusched::sim::ParamType::Double, "0.5", "share when max - min predicted slowdown exceeds this"},
         {"residency_limit", gpusched::sim::ParamType::Int, "3", "blocks per SM of the fastest launch while sharing"}}),
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::SrtfPolicy>(p, true); })
@@ -457,7 +492,8 @@ GPUSCHED_REGISTER_PLUGIN(
     "SRTF whose hand-offs preempt the running launch with Chimera's per-block flush/drain/switch choice under "
     "a latency limit (beyond seeds 001 and 003)",
     [] {
-      std::vector<gpusched::sim::ParamSpec> p{gpusched::sim::sampling_param(), gpusched::sim::remaining_param()};
+      std::vector<gpusched::sim::ParamSpec> p{gpusched::sim::sampling_param(), gpusched::sim::remaining_param(),
+                                              gpusched::sim::samples_param()};
       for (auto& x : gpusched::sim::preemption_params()) p.push_back(x);
       return p;
     }(),

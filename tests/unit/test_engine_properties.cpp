@@ -1,11 +1,11 @@
 // Property tests over many random workloads and seeds, under every registered policy: no SM limit is ever
 // exceeded, every block of every launch completes exactly once, time never decreases, dependencies hold,
 // and the same inputs and seed give a byte-identical Schedule.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <fmt/format.h>
-
 #include <filesystem>
+#include <map>
 
 #include "core/random.h"
 #include "sim/timeline.h"
@@ -25,7 +25,8 @@ Workload random_workload(Rng& rng, const GpuSpec& gpu) {
     const int smem = static_cast<int>(rng.uniform_int(0, 3) * 8192);
     std::vector<TimeNs> d;
     for (int i = 0, n = static_cast<int>(rng.uniform_int(1, 5)); i < n; ++i) d.push_back(rng.uniform_int(1, 1000));
-    auto k = kernel(fmt::format("k{}", kernels.size()), static_cast<int>(rng.uniform_int(1, 60)), threads, d, regs, smem);
+    auto k =
+        kernel(fmt::format("k{}", kernels.size()), static_cast<int>(rng.uniform_int(1, 60)), threads, d, regs, smem);
     if (compute_occupancy(gpu, k->shape()).blocks_per_sm == 0) continue;
     if (rng.uniform01() < 0.3) {  // leave some blocks unrecorded: their durations are seeded draws
       auto& set = k->record_sets[0];
@@ -37,7 +38,8 @@ Workload random_workload(Rng& rng, const GpuSpec& gpu) {
   std::vector<Launch> launches;
   const int nl = static_cast<int>(rng.uniform_int(1, 8));
   for (int i = 0; i < nl; ++i) {
-    Launch l = launch(fmt::format("l{}", i), static_cast<std::size_t>(rng.uniform_int(0, nk - 1)), rng.uniform_int(0, 2000));
+    Launch l =
+        launch(fmt::format("l{}", i), static_cast<std::size_t>(rng.uniform_int(0, nk - 1)), rng.uniform_int(0, 2000));
     if (i > 0 && rng.uniform01() < 0.3) l.after.push_back(static_cast<std::size_t>(rng.uniform_int(0, i - 1)));
     const auto s = rng.uniform_int(0, 2);
     if (s > 0) l.stream = fmt::format("s{}", s);
@@ -65,6 +67,24 @@ TEST(EngineProperties, InvariantsHoldUnderEveryPolicy) {
     }
   }
   EXPECT_GT(runs, 250);
+}
+
+TEST(EngineProperties, InvariantsHoldUnderSrtfsOptions) {
+  // remaining=gpu and several samples at once (docs/policies/srtf.md), on the same random workloads, one and two GPUs.
+  Rng rng(2026);
+  const GpuSpec gpus[] = {gpu_with_sms("h100", 3), gpu_with_sms("gtx480", 2), gpu_with_sms("k40", 4)};
+  const std::vector<std::map<std::string, std::string>> options = {
+      {{"remaining", "gpu"}}, {{"samples", "2"}}, {{"samples", "8"}, {"remaining", "gpu"}}};
+  for (int iter = 0; iter < 60; ++iter) {
+    const GpuSpec& gpu = gpus[iter % 3];
+    const Workload w = random_workload(rng, gpu);
+    const int gpu_count = 1 + iter % 2;
+    for (const char* policy : {"srtf", "srtf-adaptive", "srtf-chimera"})
+      for (const auto& params : options) {
+        const auto r = run(w, gpu, policy, static_cast<std::uint64_t>(iter), gpu_count, params);
+        ASSERT_EQ(check_invariants(w, gpu, r), "") << "policy " << policy << ", iteration " << iter;
+      }
+  }
 }
 
 TEST(EngineProperties, SameSeedSameScheduleByteForByte) {

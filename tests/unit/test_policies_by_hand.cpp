@@ -148,6 +148,32 @@ TEST(ByHand, SrtfRemainingFromTheBlocksLeftOnTheWholeGpu) {
   EXPECT_THROW(run(w, two, "srtf", 1, 1, {{"remaining", "mean"}}), std::invalid_argument);
 }
 
+TEST(ByHand, SrtfSamplesSeveralLaunchesAtOnce) {
+  // Three SMs, R = 2. A: 60 blocks of 1000 ns at t=0 (20 a SM: predicted 9000 left after its first wave).
+  // B and C: 6 blocks of 100 ns each (2 a SM), arriving at 10 and 20. t=0: A runs 2 blocks on every SM (0-1000).
+  // samples=1 (the paper): B is sampled on SM 0 from 10; C waits for B's sample to end.
+  //   t=1000: SM 0 runs B's sample (1000-1100); SMs 1 and 2 run A again (1000-2000).
+  //   t=1100: B's prediction, (2 - 2) x 50 = 0 left, beats A's 9000: B runs; C is sampled on SM 0 (1100-1200), so
+  //   B's blocks wait for it. t=1200: C's 0 does not beat B's 0: B runs on SM 0, 1200-1300 and 1300-1400 (SMs 1
+  //   and 2 hold A until 2000), and ends at 1400; C follows on SM 0, 1400-1600, and ends at 1600.
+  // samples=2: C is sampled on SM 1 from 20. t=1000: SM 0 runs B's sample, SM 1 C's (both 1000-1100).
+  //   t=1100: both complete; B (first slot) beats A, C's 0 does not beat B's 0: B's other 4 blocks run on SMs 0
+  //   and 1 (1100-1200), B ends at 1200; C's run there 1200-1300: C ends at 1300.
+  const auto w =
+      make_workload("w", {kernel("A", 60, 1024, {1000}), kernel("B", 6, 1024, {100}), kernel("C", 6, 1024, {100})},
+                    {launch("a", 0, 0), launch("b", 1, 10), launch("c", 2, 20)});
+  const auto three = gpu_with_sms("h100", 3);
+  const auto one = run(w, three, "srtf");  // samples=1 is the default
+  EXPECT_EQ(one.launches[1].finish, 1400);
+  EXPECT_EQ(one.launches[2].first_dispatch, 1100);
+  EXPECT_EQ(one.launches[2].finish, 1600);
+  const auto two = run(w, three, "srtf", 1, 1, {{"samples", "2"}});
+  EXPECT_EQ(two.launches[2].first_dispatch, 1000);
+  EXPECT_EQ(two.launches[1].finish, 1200);
+  EXPECT_EQ(two.launches[2].finish, 1300);
+  EXPECT_THROW(run(w, three, "srtf", 1, 1, {{"samples", "0"}}), std::invalid_argument);
+}
+
 TEST(ByHand, SrtfAdaptiveSharesWhenSlowdownsDiverge) {
   // At t=1100 the SRTF order would give B (100 remaining) a slowdown of (1200 - 50) / 200 = 5.75 and A
   // (9000 remaining) (10200 - 0) / 10000 = 1.02: they differ by more than 0.5, so the GPU is shared, B
