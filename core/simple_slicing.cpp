@@ -11,7 +11,8 @@ TimeNs staircase_runtime(std::int64_t blocks, int residency, TimeNs block_time) 
   return ((blocks + residency - 1) / residency) * block_time;
 }
 
-SimpleSlicingPredictor::SimpleSlicingPredictor(int sm_count) : sm_count_(sm_count) {}
+SimpleSlicingPredictor::SimpleSlicingPredictor(int sm_count, Tracking tracking)
+    : sm_count_(sm_count), tracking_(tracking) {}
 
 SimpleSlicingPredictor::Kernel& SimpleSlicingPredictor::kernel(std::int32_t k) {
   if (k < 0) throw std::invalid_argument("SimpleSlicingPredictor: negative kernel id");
@@ -47,8 +48,8 @@ void SimpleSlicingPredictor::on_launch(std::int32_t k, std::int64_t blocks, int 
   K.max_residency = std::max(1, max_residency);
   K.sms.assign(static_cast<std::size_t>(sm_count_), SmState{});
   for (auto& s : K.sms) s.slice_residency = K.max_residency;
-  K.remaining.reset(K.sms.size());
-  K.total.reset(K.sms.size());
+  if (tracking_.max_remaining) K.remaining.reset(K.sms.size());
+  if (tracking_.max_total) K.total.reset(K.sms.size());
   ++epoch_;  // a new slice for every other kernel (this one's SMs have no sample yet)
 }
 
@@ -62,12 +63,12 @@ TimeNs SimpleSlicingPredictor::remaining_of(const SmState& s, TimeNs total) {
   return std::max<TimeNs>(0, total - run_then);
 }
 
-void SimpleSlicingPredictor::refresh(Kernel& K, int sm) {
+inline void SimpleSlicingPredictor::refresh(Kernel& K, int sm) {
   const SmState& s = K.sms[static_cast<std::size_t>(sm)];
   if (!s.has_prediction) return;
   const auto total = static_cast<TimeNs>(std::llround(s.predicted));
-  K.remaining.set(static_cast<std::size_t>(sm), remaining_of(s, total));
-  K.total.set(static_cast<std::size_t>(sm), total);
+  if (tracking_.max_remaining) K.remaining.set(static_cast<std::size_t>(sm), remaining_of(s, total));
+  if (tracking_.max_total) K.total.set(static_cast<std::size_t>(sm), total);
 }
 
 void SimpleSlicingPredictor::on_block_start(std::int32_t k, int sm, TimeNs now) {
@@ -84,11 +85,12 @@ void SimpleSlicingPredictor::on_block_end(std::int32_t k, int sm, TimeNs duratio
   SmState& s = K.sms.at(static_cast<std::size_t>(sm));
   if (s.resident <= 0) throw std::logic_error("SimpleSlicingPredictor: block end without a start");
   if (s.sample_epoch != epoch_) {  // the first block to finish in the slice is the sample
-    if (s.has_prediction) K.rate_sum -= static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
+    if (tracking_.gpu && s.has_prediction)
+      K.rate_sum -= static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
     s.block_time = duration;
     s.slice_residency = s.resident;
     s.sample_epoch = epoch_;
-    K.rate_sum += static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
+    if (tracking_.gpu) K.rate_sum += static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
     if (!s.has_prediction) ++K.rate_count;
   }
   ++K.done;
@@ -114,6 +116,7 @@ const SimpleSlicingPredictor::Kernel* SimpleSlicingPredictor::find(std::int32_t 
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::gpu_remaining(std::int32_t k) const {
+  if (!tracking_.gpu) throw std::logic_error("SimpleSlicingPredictor: gpu_remaining is not tracked");
   const Kernel* K = find(k);
   if (!K || K->rate_count == 0) return std::nullopt;
   const double left = static_cast<double>(std::max<std::int64_t>(0, K->blocks - K->done)) / sm_count_;
@@ -121,12 +124,19 @@ std::optional<TimeNs> SimpleSlicingPredictor::gpu_remaining(std::int32_t k) cons
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::gpu_predicted_total(std::int32_t k) const {
+  if (!tracking_.gpu) throw std::logic_error("SimpleSlicingPredictor: gpu_predicted_total is not tracked");
   const Kernel* K = find(k);
   if (!K || K->rate_count == 0) return std::nullopt;
   return static_cast<TimeNs>(std::llround(K->blocks_per_sm * K->rate_sum / K->rate_count));
 }
 
+bool SimpleSlicingPredictor::has_prediction(std::int32_t k) const {
+  const Kernel* K = find(k);
+  return K && K->rate_count > 0;
+}
+
 std::optional<TimeNs> SimpleSlicingPredictor::max_remaining(std::int32_t k) const {
+  if (!tracking_.max_remaining) throw std::logic_error("SimpleSlicingPredictor: max_remaining is not tracked");
   if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
   const auto& K = kernels_[static_cast<std::size_t>(k)];
   if (K.remaining.node.empty() || K.remaining.max() < 0) return std::nullopt;
@@ -134,6 +144,7 @@ std::optional<TimeNs> SimpleSlicingPredictor::max_remaining(std::int32_t k) cons
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::max_predicted_total(std::int32_t k) const {
+  if (!tracking_.max_total) throw std::logic_error("SimpleSlicingPredictor: max_predicted_total is not tracked");
   if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
   const auto& K = kernels_[static_cast<std::size_t>(k)];
   if (K.total.node.empty() || K.total.max() < 0) return std::nullopt;

@@ -19,8 +19,17 @@ TimeNs staircase_runtime(std::int64_t blocks, int residency, TimeNs block_time);
 
 class SimpleSlicingPredictor {
  public:
+  // Which of the whole-kernel readings below are kept up to date at every block start and end. A caller that never
+  // asks for one spares its upkeep (under a long queue, a per-SM maximum's walk is a cache miss a block); asking
+  // for one not kept throws std::logic_error.
+  struct Tracking {
+    bool max_remaining = true;  // max_remaining
+    bool max_total = true;      // max_predicted_total
+    bool gpu = true;            // gpu_remaining, gpu_predicted_total
+  };
   // `sm_count`: SMs of the GPU; predictions are kept per SM for each kernel.
-  explicit SimpleSlicingPredictor(int sm_count);
+  explicit SimpleSlicingPredictor(int sm_count) : SimpleSlicingPredictor(sm_count, Tracking{}) {}
+  SimpleSlicingPredictor(int sm_count, Tracking tracking);
 
   // OnLaunch: `blocks` in the grid, `max_residency` blocks per SM when alone. Starts a new slice for
   // every kernel already running.
@@ -43,6 +52,8 @@ class SimpleSlicingPredictor {
   // kernels pays O(1) per query instead of a pass over every SM (issue "Speed").
   std::optional<TimeNs> max_remaining(std::int32_t kernel) const;
   std::optional<TimeNs> max_predicted_total(std::int32_t kernel) const;
+  // Whether any of the kernel's SMs has a prediction (one of its blocks has finished).
+  bool has_prediction(std::int32_t kernel) const;
 
   // The kernel's remaining time from its blocks left over the whole GPU (not in the paper; srtf's
   // `remaining=gpu`): (B - blocks completed on any SM) / S x t / R, where t / R is the mean over the SMs with a
@@ -88,10 +99,11 @@ class SimpleSlicingPredictor {
   TimeNs running_now(const SmState& s, TimeNs now) const;
   const Kernel* find(std::int32_t k) const;
   static TimeNs remaining_of(const SmState& s, TimeNs total);
-  void refresh(Kernel& K, int sm);
+  [[gnu::always_inline]] inline void refresh(Kernel& K, int sm);
   Kernel& kernel(std::int32_t k);
 
   int sm_count_;
+  Tracking tracking_;
   std::vector<Kernel> kernels_;
   // A new slice starts for every running kernel whenever any kernel launches or ends: instead of marking
   // every (kernel, SM), both bump this epoch, and an SM whose sample is of an older epoch is in a new slice.

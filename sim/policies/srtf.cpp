@@ -62,7 +62,10 @@ class SrtfPolicy final : public Policy {
 
   void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
     if (!predictor_) {
-      predictor_.emplace(v.sm_count());
+      // Only the per-SM maxima the readings below ask for are kept (srtf-adaptive's slowdowns need the total).
+      predictor_.emplace(v.sm_count(), SimpleSlicingPredictor::Tracking{.max_remaining = !gpu_remaining_,
+                                                                        .max_total = adaptive_ && !gpu_remaining_,
+                                                                        .gpu = gpu_remaining_});
       const auto n = static_cast<std::size_t>(v.launch_count());
       seq_.assign(n, -1);
       dirty_mark_.assign(n, 0);
@@ -135,7 +138,7 @@ class SrtfPolicy final : public Policy {
     throw std::invalid_argument("parameter 'remaining' expects sm-max or gpu, found \"" + s + "\"");
   }
 
-  bool has_prediction(std::int32_t l) const { return !sampling_enabled_ || predictor_->max_remaining(l).has_value(); }
+  bool has_prediction(std::int32_t l) const { return !sampling_enabled_ || predictor_->has_prediction(l); }
 
   // Predicted remaining time: `sm-max`, the latest SM's remaining time (all SMs would work on it in parallel);
   // `gpu`, the launch's blocks left over the whole GPU at the SMs' mean rate; or, without sampling, the true
@@ -157,7 +160,7 @@ class SrtfPolicy final : public Policy {
   // Picks the running and sampled launches; returns true if either changed.
   bool decide(const EngineView& v) {
     const std::int32_t before_running = running_;
-    const auto before_samples = samples_;
+    bool samples_changed = false;
     refresh(v);
     // A sample is complete once its blocks on its sample SM give a prediction: the shorter one runs. (Samples
     // complete in slot order when several do at once.)
@@ -165,6 +168,7 @@ class SrtfPolicy final : public Policy {
       if (!predictor_->remaining_on_sm(x.launch, x.sm)) return false;
       std::erase(unsampled_, x.launch);
       if (running_ < 0 || remaining(v, x.launch) < remaining(v, running_)) running_ = x.launch;
+      samples_changed = true;
       return true;
     });
     // Shortest predicted remaining time among the launches with blocks to issue and a prediction; with
@@ -201,11 +205,12 @@ class SrtfPolicy final : public Policy {
         for (int slot = 0; slot < std::min(sample_slots_, v.sms_per_gpu()); ++slot)
           if (!is_sample_sm(base + slot)) {
             samples_.push_back(Sample{l, base + slot});
+            samples_changed = true;
             break;
           }
       }
     }
-    return running_ != before_running || samples_ != before_samples;
+    return running_ != before_running || samples_changed;
   }
 
   bool is_sampled(std::int32_t l) const {

@@ -81,6 +81,28 @@ TEST(SimpleSlicing, GpuRemainingCountsTheBlocksLeftOnEverySm) {
   EXPECT_EQ(*p.gpu_remaining(0), 14800);
 }
 
+TEST(SimpleSlicing, MaximaNotTrackedAreRefused) {
+  // srtf keeps only the maxima it reads. The per-SM predictions are the same: one SM, 12 blocks of 100 ns at
+  // residency 4, after the first wave 100 + (12 - 4) x 100 / 4 = 300 in total, 200 left.
+  SimpleSlicingPredictor p(1, {.max_remaining = false, .max_total = false, .gpu = false});
+  p.on_launch(0, 12, 4, 0);
+  EXPECT_FALSE(p.has_prediction(0));
+  for (int b = 0; b < 4; ++b) p.on_block_start(0, 0, 0);
+  for (int b = 0; b < 4; ++b) p.on_block_end(0, 0, 100, 100);
+  EXPECT_TRUE(p.has_prediction(0));
+  EXPECT_EQ(*p.predicted_total_on_sm(0, 0), 300);
+  EXPECT_EQ(*p.remaining_on_sm(0, 0), 200);
+  EXPECT_THROW((void)p.max_remaining(0), std::logic_error);
+  EXPECT_THROW((void)p.max_predicted_total(0), std::logic_error);
+  EXPECT_THROW((void)p.gpu_remaining(0), std::logic_error);
+  SimpleSlicingPredictor q(1, {.max_remaining = true, .max_total = false, .gpu = false});  // remaining kept
+  q.on_launch(0, 12, 4, 0);
+  for (int b = 0; b < 4; ++b) q.on_block_start(0, 0, 0);
+  for (int b = 0; b < 4; ++b) q.on_block_end(0, 0, 100, 100);
+  EXPECT_EQ(*q.max_remaining(0), 200);
+  EXPECT_THROW((void)q.max_predicted_total(0), std::logic_error);
+}
+
 TEST(PredictionReplay, ExactOnSimulatedStaircases) {
   // 4 SMs, 48 blocks of 100 ns at residency 4 (512 threads on an H100 SM): 12 per SM, 3 waves. Every
   // SM predicts 300 after its first wave: first prediction / actual = 1.
