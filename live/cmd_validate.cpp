@@ -124,10 +124,11 @@ constexpr const char* kExecutorCsvColumns = ",start_delay_median_us,start_delay_
 void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted,
                      const std::vector<std::int32_t>& worker_of_plan_piece,
                      const std::vector<std::int64_t>& ready_latency_of_plan_piece) {
-  std::vector<double> executor, model, release, order;
+  std::vector<double> executor, body, model, release, order;
   for (std::size_t l = 0; l < x.launches.size(); ++l) {
     const double t = static_cast<double>(std::max<TimeNs>(1, predicted.launches[l].outcome.turnaround)) / 100.0;
     executor.push_back(static_cast<double>(x.launches[l].executor) / t);
+    body.push_back(static_cast<double>(x.launches[l].body) / t);
     model.push_back(static_cast<double>(x.launches[l].model) / t);
     release.push_back(static_cast<double>(x.launches[l].release) / t);
     order.push_back(static_cast<double>(x.launches[l].order) / t);
@@ -170,9 +171,10 @@ void print_adherence(const PlanAdherence& x, const store::RunRecord& predicted,
   fmt::print(
       "  plan adherence: hand-off delay median {:.1f} us, p99 {:.1f} us over {} pieces on their planned SM ({} "
       "placed elsewhere; start - planned start median {:.1f} us); turnaround error, median over launches: executor "
-      "{:+.1f}%, model {:+.1f}%, release {:+.1f}%, order {:+.1f}%\n",
+      "{:+.1f}%, body {:+.1f}%, model {:+.1f}%, release {:+.1f}%, order {:+.1f}%\n",
       x.hand_off_delay_median_us, x.hand_off_delay_p99_us, x.pieces.size() - x.moved, x.moved, x.start_offset_median_us,
-      nearest_rank(executor, 0.5), nearest_rank(model, 0.5), nearest_rank(release, 0.5), nearest_rank(order, 0.5));
+      nearest_rank(executor, 0.5), nearest_rank(body, 0.5), nearest_rank(model, 0.5), nearest_rank(release, 0.5),
+      nearest_rank(order, 0.5));
 }
 
 // The launches' ids by finish, earliest first (ties by index).
@@ -299,6 +301,53 @@ int validate_command(const ValidateArgs& a) {
   std::set<std::string> notes;
   std::vector<std::string> csv_rows;
   bool exceeded = false;
+  // The plan's wait before each piece's first stamp (slot occupancy - the block's raw time, as the recording had it).
+  const auto planned_waits = [](const Workload& wl, const RunResult& predicted) {
+    std::vector<TimeNs> wait;
+    for (const auto& piece : predicted.schedule.pieces)
+      wait.push_back(std::max<TimeNs>(
+          0, piece.end - piece.start - static_cast<TimeNs>(std::llround(raw_equivalent_ns(wl, piece)))));
+    return wait;
+  };
+  // The fused worker's body speed per kernel, alone: each kernel's launch run alone (arrival 0, fifo, interference
+  // none) and carried out by the fused worker, executed / planned piece time (body_speed_factor). Measured once, at
+  // the first fused execution; the decomposition takes it out of the model's share.
+  std::optional<std::vector<double>> fused_body_of_kernel;
+  const auto fused_body_factors = [&]() -> const std::vector<double>& {
+    if (fused_body_of_kernel) return *fused_body_of_kernel;
+    fused_body_of_kernel.emplace(w.kernels.size(), 1.0);
+    ExecutorOptions alone_eo = eo;
+    alone_eo.inject_fault.clear();  // --inject-fault is for the plans' executions
+    std::string line;
+    for (std::size_t k = 0; k < w.kernels.size(); ++k) {
+      const auto it =
+          std::find_if(w.launches.begin(), w.launches.end(), [&](const Launch& l) { return l.kernel == k; });
+      if (it == w.launches.end()) continue;
+      Launch one = *it;
+      one.arrival = 0;
+      one.after.clear();
+      one.stream.clear();
+      const Workload alone_w = make_workload(w.name + "-" + w.kernels[k]->name + "-alone", w.kernels, {one});
+      sim::RunOptions ao;
+      ao.policy = "fifo";
+      ao.interference = "none";
+      ao.seed = a.seed;
+      const RunResult planned = sim::run_workload(alone_w, gpu, ao, alone_cache);
+      ExecLaunch el = exec[static_cast<std::size_t>(it - w.launches.begin())];
+      el.arrival = 0;
+      el.predecessors.clear();
+      const ExecutionResult run =
+          execute_fused_plan(build_fused_plan(planned.schedule, 1, gpu.sm_count), {el}, alone_eo);
+      RunResult executed;
+      executed.schedule = run.schedule;
+      (*fused_body_of_kernel)[k] =
+          body_speed_factor(planned, executed, run.plan_piece, planned_waits(alone_w, planned));
+      line += fmt::format("{}{} {:.3f}", line.empty() ? "" : ", ", w.kernels[k]->name, (*fused_body_of_kernel)[k]);
+    }
+    fmt::print("fused worker's body speed, each kernel alone (executed / planned piece time): {}\n", line);
+    return *fused_body_of_kernel;
+  };
+
   for (const auto& model : models) {
     for (const auto& policy : policies) {
       sim::RunOptions o;
@@ -336,6 +385,7 @@ int validate_command(const ValidateArgs& a) {
                      fused_refused);
       ExecutionResult ex;
       if (fused) {
+        fused_body_factors();  // before this execution (its fault injection is this execution's)
         ex = execute_fused_plan(build_fused_plan(predicted.schedule, w.launches.size(), gpu.sm_count), exec, eo);
       } else if (native) {
         std::vector<int> priorities;
@@ -364,11 +414,10 @@ int validate_command(const ValidateArgs& a) {
         RunResult executed;
         executed.schedule = executed_schedule;
         executed.launches = measured.launches;
-        std::vector<TimeNs> wait;  // slot occupancy before the block's first stamp, as the recording had it
-        for (const auto& piece : predicted.schedule.pieces)
-          wait.push_back(std::max<TimeNs>(
-              0, piece.end - piece.start - static_cast<TimeNs>(std::llround(raw_equivalent_ns(w, piece)))));
-        adherence = plan_adherence(predicted, executed, ex.plan_piece, wait);
+        std::vector<double> body;  // the fused worker's body speed alone, per launch (its kernel's)
+        if (fused)
+          for (const auto& l : w.launches) body.push_back(fused_body_of_kernel->at(l.kernel));
+        adherence = plan_adherence(predicted, executed, ex.plan_piece, planned_waits(w, predicted), body);
       }
       if (!a.csv.empty()) {
         auto row =

@@ -1,6 +1,7 @@
 #include "live/executor/plan_adherence.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -11,7 +12,7 @@ namespace gpusched::live {
 
 PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed,
                              const std::vector<std::size_t>& executed_plan_piece,
-                             const std::vector<TimeNs>& planned_wait) {
+                             const std::vector<TimeNs>& planned_wait, const std::vector<double>& body_factor) {
   const auto& plan = planned.schedule.pieces;
   const auto& exec = executed.schedule.pieces;
   if (executed_plan_piece.size() != exec.size())
@@ -20,6 +21,8 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
     throw std::invalid_argument("plan_adherence: one planned wait is needed per planned piece");
   if (planned.launches.size() != executed.launches.size())
     throw std::invalid_argument("plan_adherence: the runs have different launches");
+  if (!body_factor.empty() && body_factor.size() != planned.launches.size())
+    throw std::invalid_argument("plan_adherence: one body factor is needed per launch");
 
   // Per planned piece, its executed piece (-1: not executed, e.g. skipped because its block had already ended).
   std::vector<std::ptrdiff_t> executed_of(plan.size(), -1);
@@ -106,7 +109,14 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
       const auto& a = out.pieces[i];
       ++e.chain;
       e.executor += a.hand_off_delay;
-      e.model += (a.executed_end - a.executed_start) - (a.planned_end - a.planned_start - a.wait);
+      const TimeNs planned_duration = a.planned_end - a.planned_start - a.wait;
+      const TimeNs body =
+          body_factor.empty()
+              ? 0
+              : static_cast<TimeNs>(std::llround(static_cast<double>(planned_duration) *
+                                                 (body_factor[static_cast<std::size_t>(exec[i].launch)] - 1.0)));
+      e.body += body;
+      e.model += (a.executed_end - a.executed_start) - planned_duration - body;
       if (a.hand_off < 0) {
         const auto first = static_cast<std::size_t>(exec[i].launch);
         e.release = (executed.launches[first].release - planned.launches[first].release) - (m.release - pr.release);
@@ -116,6 +126,22 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
     }
   }
   return out;
+}
+
+double body_speed_factor(const RunResult& planned, const RunResult& executed,
+                         const std::vector<std::size_t>& executed_plan_piece, const std::vector<TimeNs>& planned_wait) {
+  const auto& plan = planned.schedule.pieces;
+  const auto& exec = executed.schedule.pieces;
+  if (executed_plan_piece.size() != exec.size() || (!planned_wait.empty() && planned_wait.size() != plan.size()))
+    throw std::invalid_argument("body_speed_factor: one planned piece per executed piece, one wait per planned piece");
+  double ran = 0, planned_total = 0;
+  for (std::size_t i = 0; i < exec.size(); ++i) {
+    const std::size_t p = executed_plan_piece[i];
+    if (p >= plan.size()) throw std::invalid_argument("body_speed_factor: an executed piece maps to no planned piece");
+    ran += static_cast<double>(exec[i].end - exec[i].start);
+    planned_total += static_cast<double>(plan[p].end - plan[p].start - (planned_wait.empty() ? 0 : planned_wait[p]));
+  }
+  return planned_total > 0 && ran > 0 ? ran / planned_total : 1.0;
 }
 
 HandOffSplit split_hand_offs(const PlanAdherence& x, const std::vector<std::int32_t>& worker_of_plan_piece) {

@@ -7,8 +7,10 @@
 // later it started: the executor's part. A launch's turnaround error (measured - predicted) is then split exactly
 // along the chain of hand-offs that ends at its last executed piece:
 //   error = executor (sum of the chain's hand-off delays)
-//         + model (sum of the chain's executed - planned piece durations, the planned wait taken off: interference,
-//           block-time variance)
+//         + body (where each launch's body speed in the executor alone is known: the chain's planned piece durations
+//           x (that factor - 1), what the executor's own body speed adds whatever the plan)
+//         + model (sum of the chain's executed - planned piece durations, the planned wait and the body share taken
+//           off: interference, block-time variance)
 //         + release (how much later the chain's first launch was released than the launch's own, against the plan)
 //         + order (the chain's planned end - the launch's planned finish, <= 0: another piece ended it in the plan).
 #pragma once
@@ -33,7 +35,7 @@ struct PieceAdherence {
 
 struct LaunchErrorParts {
   TimeNs error = 0;  // measured turnaround - predicted turnaround
-  TimeNs executor = 0, model = 0, release = 0, order = 0;
+  TimeNs executor = 0, body = 0, model = 0, release = 0, order = 0;
   std::size_t chain = 0;  // pieces on the chain
 };
 
@@ -51,9 +53,16 @@ struct PlanAdherence {
 // stamp in the plan (its slot occupancy - its raw time, docs/validation.md): a piece's execution is stamped from
 // its first instruction, so it is due that long after it could start, and its duration compares with the rest.
 // Throws std::invalid_argument when the mapping does not match the Schedules.
+// `body_factor` (empty: none, all in `model`): per launch, how much longer its pieces take in this executor than
+// planned when the launch runs alone (body_speed_factor of an execution of it alone).
 PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed,
                              const std::vector<std::size_t>& executed_plan_piece,
-                             const std::vector<TimeNs>& planned_wait = {});
+                             const std::vector<TimeNs>& planned_wait = {}, const std::vector<double>& body_factor = {});
+
+// The executed pieces' total duration over their planned pieces' (the planned wait taken off, as plan_adherence
+// compares them): of a launch run alone, its body speed in the executor against the plan. 1 when nothing ran.
+double body_speed_factor(const RunResult& planned, const RunResult& executed,
+                         const std::vector<std::size_t>& executed_plan_piece, const std::vector<TimeNs>& planned_wait);
 
 // Hand-off delays split by who took the slot (the fused worker's record of who ran each piece: ExecutionResult's
 // worker_of_plan_piece, fused_types.h's entry_worker words, -1 where unknown): the worker (same lane) that ran the

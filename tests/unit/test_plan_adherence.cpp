@@ -160,3 +160,36 @@ TEST(PlanAdherence, SplitsHandOffsByWhoTookTheSlot) {
   // Unknown workers (-1) are left out.
   EXPECT_TRUE(live::split_hand_offs(a, {}).same_ready_us.empty());
 }
+
+// The same plan and execution, with the launches' body speed alone known: A's pieces run 1.1x and B's 1.2x their
+// planned durations in the executor when alone. A: model 15 = body 100 x 0.1 = 10 + model 5. B: its own piece,
+// planned 50, body 50 x 0.2 = 10, model 60 - 50 - 10 = 0; then A's piece on its chain: body 10, model 5. B: executor
+// 15, body 20, model 5: 40 in all.
+TEST(PlanAdherence, TakesTheExecutorsBodySpeedOutOfTheModelShare) {
+  RunResult planned, executed;
+  planned.schedule.pieces = {piece(0, 0, 100), piece(1, 100, 150)};
+  planned.launches = {outcome(0, 100), outcome(10, 150)};
+  executed.schedule.pieces = {piece(0, 5, 120), piece(1, 130, 190)};
+  executed.launches = {outcome(0, 120), outcome(10, 190)};
+  const auto a = live::plan_adherence(planned, executed, {0, 1}, {}, {1.1, 1.2});
+  EXPECT_EQ(a.launches[0].executor, 5);
+  EXPECT_EQ(a.launches[0].body, 10);
+  EXPECT_EQ(a.launches[0].model, 5);
+  EXPECT_EQ(a.launches[1].executor, 15);
+  EXPECT_EQ(a.launches[1].body, 20);
+  EXPECT_EQ(a.launches[1].model, 5);
+  for (const auto& l : a.launches) EXPECT_EQ(l.error, l.executor + l.body + l.model + l.release + l.order);
+  EXPECT_THROW(live::plan_adherence(planned, executed, {0, 1}, {}, {1.1}), std::invalid_argument);
+}
+
+// A launch alone: executed A [5, 120] against planned [0, 100]: 115 / 100. With the plan's wait of 20 before the
+// block's first stamp, the planned duration it compares with is 80: 115 / 80.
+TEST(PlanAdherence, BodySpeedFactorOfALaunchAlone) {
+  RunResult planned, executed;
+  planned.schedule.pieces = {piece(0, 0, 100)};
+  executed.schedule.pieces = {piece(0, 5, 120)};
+  EXPECT_DOUBLE_EQ(live::body_speed_factor(planned, executed, {0}, {}), 1.15);
+  EXPECT_DOUBLE_EQ(live::body_speed_factor(planned, executed, {0}, {20}), 115.0 / 80.0);
+  executed.schedule.pieces.clear();
+  EXPECT_DOUBLE_EQ(live::body_speed_factor(planned, executed, {}, {}), 1.0);
+}
