@@ -28,12 +28,16 @@ LaunchOutcome outcome(TimeNs release, TimeNs finish) {
 }  // namespace
 
 // One SM. Plan: A [0, 100], then B [100, 150] in A's slot (B released at 10). Executed: A [5, 120], B [130, 190].
-TEST(PlanAdherence, SplitsEachLaunchErrorAlongItsHandOffs) {
-  RunResult planned, executed;
+static void a_then_b(RunResult& planned, RunResult& executed) {
   planned.schedule.pieces = {piece(0, 0, 100), piece(1, 100, 150)};
   planned.launches = {outcome(0, 100), outcome(10, 150)};
   executed.schedule.pieces = {piece(0, 5, 120), piece(1, 130, 190)};
   executed.launches = {outcome(0, 120), outcome(10, 190)};
+}
+
+TEST(PlanAdherence, SplitsEachLaunchErrorAlongItsHandOffs) {
+  RunResult planned, executed;
+  a_then_b(planned, executed);
   const auto a = live::plan_adherence(planned, executed, {0, 1});
 
   ASSERT_EQ(a.pieces.size(), 2u);
@@ -167,10 +171,7 @@ TEST(PlanAdherence, SplitsHandOffsByWhoTookTheSlot) {
 // 15, body 20, model 5: 40 in all.
 TEST(PlanAdherence, TakesTheExecutorsBodySpeedOutOfTheModelShare) {
   RunResult planned, executed;
-  planned.schedule.pieces = {piece(0, 0, 100), piece(1, 100, 150)};
-  planned.launches = {outcome(0, 100), outcome(10, 150)};
-  executed.schedule.pieces = {piece(0, 5, 120), piece(1, 130, 190)};
-  executed.launches = {outcome(0, 120), outcome(10, 190)};
+  a_then_b(planned, executed);
   const auto a = live::plan_adherence(planned, executed, {0, 1}, {}, {1.1, 1.2});
   EXPECT_EQ(a.launches[0].executor, 5);
   EXPECT_EQ(a.launches[0].body, 10);
