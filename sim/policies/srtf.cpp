@@ -7,8 +7,10 @@
 // when its first blocks there finish, the predictor's remaining time for it is compared with the running
 // launch's, and the shorter one runs from then on, the other SMs handing over as their blocks finish.
 // Launches waiting with predictions are compared again at every block completion, so the GPU switches back
-// if predictions change. Queued launches are sampled one at a time in arrival order. `sampling=false` is
-// the paper's zero-sampling experiment: remaining times come from the true time alone.
+// if predictions change. Queued launches are sampled one at a time in arrival order (`samples=K`: up to K at
+// once, each on its own SM). `sampling=false` is the paper's zero-sampling experiment: remaining times come from
+// the true time alone. `remaining=gpu` reads a launch's remaining time from its blocks left on the whole GPU
+// instead of the largest of its SMs' predictions.
 //
 // srtf-chimera (not in either paper): as srtf, but a hand-off does not wait for the running launch's blocks:
 // when SRTF switches to a shorter launch while the running one still has blocks to issue, every SM holding
