@@ -137,26 +137,24 @@ bool SimpleSlicingPredictor::has_prediction(std::int32_t k) const {
 
 std::optional<TimeNs> SimpleSlicingPredictor::max_remaining(std::int32_t k) const {
   if (!tracking_.max_remaining) throw std::logic_error("SimpleSlicingPredictor: max_remaining is not tracked");
-  if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
-  const auto& K = kernels_[static_cast<std::size_t>(k)];
-  if (K.remaining.node.empty() || K.remaining.max() < 0) return std::nullopt;
-  return K.remaining.max();
+  const Kernel* K = find(k);
+  if (!K || K->remaining.node.empty() || K->remaining.max() < 0) return std::nullopt;
+  return K->remaining.max();
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::max_predicted_total(std::int32_t k) const {
   if (!tracking_.max_total) throw std::logic_error("SimpleSlicingPredictor: max_predicted_total is not tracked");
-  if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
-  const auto& K = kernels_[static_cast<std::size_t>(k)];
-  if (K.total.node.empty() || K.total.max() < 0) return std::nullopt;
-  return K.total.max();
+  const Kernel* K = find(k);
+  if (!K || K->total.node.empty() || K->total.max() < 0) return std::nullopt;
+  return K->total.max();
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::predicted_total_on_sm(std::int32_t k, int sm) const {
-  if (k < 0 || static_cast<std::size_t>(k) >= kernels_.size()) return std::nullopt;
-  const auto& K = kernels_[static_cast<std::size_t>(k)];
-  if (sm < 0 || static_cast<std::size_t>(sm) >= K.sms.size() || !K.sms[static_cast<std::size_t>(sm)].has_prediction)
+  const Kernel* K = find(k);
+  if (!K || sm < 0 || static_cast<std::size_t>(sm) >= K->sms.size() ||
+      !K->sms[static_cast<std::size_t>(sm)].has_prediction)
     return std::nullopt;
-  return static_cast<TimeNs>(std::llround(K.sms[static_cast<std::size_t>(sm)].predicted));
+  return static_cast<TimeNs>(std::llround(K->sms[static_cast<std::size_t>(sm)].predicted));
 }
 
 std::optional<TimeNs> SimpleSlicingPredictor::remaining_on_sm(std::int32_t k, int sm) const {

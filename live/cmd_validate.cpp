@@ -63,9 +63,6 @@ struct ValidateArgs {
   std::string executor = "auto";  // auto, blocks, native, fused
 };
 
-// Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
-// no SM is kept from a launch): the hardware's own dispatch carries them out, fifo in launch order, the others
-// through stream priorities (launch_priorities.h).
 // "[key=value,...]" for a policy run with --set parameters (the CSV's policy column tells them apart), else "".
 std::string params_label(const std::map<std::string, std::string>& params) {
   if (params.empty()) return "";
@@ -74,6 +71,9 @@ std::string params_label(const std::map<std::string, std::string>& params) {
   return s + "]";
 }
 
+// Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
+// no SM is kept from a launch): the hardware's own dispatch carries them out, fifo in launch order, the others
+// through stream priorities (launch_priorities.h).
 bool orders_whole_launches(const std::string& policy) {
   return policy == "fifo" || policy == "sjf" || policy == "knapsack";
 }

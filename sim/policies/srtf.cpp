@@ -381,7 +381,7 @@ class SrtfPolicy final : public Policy {
   }
 
   void dispatch_sm(const EngineView& v, Actions& a, int sm) {
-    if (const Sample* x = samples_.empty() ? nullptr : sample_on(sm)) {
+    if (const Sample* x = sample_on(sm)) {
       fill(v, a, x->launch, sm);  // a sample SM runs only its sampled launch
       return;
     }
