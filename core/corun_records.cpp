@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -27,12 +28,16 @@ constexpr const char* kColumns[] = {"run",
                                     "alone_mean_ns",
                                     "corun_mean_ns",
                                     "exposure",
-                                    "exposure_at_start"};
+                                    "exposure_at_start",
+                                    "victim_exposure",
+                                    "victim_exposure_at_start"};
 constexpr int kColumnCount = sizeof(kColumns) / sizeof(kColumns[0]);
+// Files written before the victim's own residency was recorded end at exposure_at_start (still read).
+constexpr int kColumnCountWithoutOwn = kColumnCount - 2;
 
-std::string header_line() {
+std::string header_line(int columns = kColumnCount) {
   std::string h;
-  for (int i = 0; i < kColumnCount; ++i) {
+  for (int i = 0; i < columns; ++i) {
     if (i) h.push_back(',');
     h.append(kColumns[i]);
   }
@@ -90,14 +95,14 @@ class LineParser {
   int line_;
 };
 
-CoRunRecord parse_row(std::string_view text, const std::string& file, int line) {
+// `columns`: the header's (kColumnCount, or kColumnCountWithoutOwn for older files).
+CoRunRecord parse_row(std::string_view text, const std::string& file, int line, int columns) {
   const LineParser p(file, line);
   const auto f = split(text, ',');
-  if (static_cast<int>(f.size()) != kColumnCount)
-    p.fail(f.size() < static_cast<std::size_t>(kColumnCount)
-               ? kColumns[std::min<std::size_t>(f.size(), kColumnCount - 1)]
-               : "exposure_at_start",
-           expected_found(fmt::format("{} comma-separated fields", kColumnCount), std::to_string(f.size())));
+  if (static_cast<int>(f.size()) != columns)
+    p.fail(f.size() < static_cast<std::size_t>(columns) ? kColumns[std::min<std::size_t>(f.size(), columns - 1)]
+                                                        : kColumns[columns - 1],
+           expected_found(fmt::format("{} comma-separated fields", columns), std::to_string(f.size())));
   CoRunRecord r;
   r.run = p.name(trim(f[0]), "run");
   r.repeat = static_cast<int>(p.integer(trim(f[1]), "repeat", 1, 1'000'000));
@@ -138,6 +143,11 @@ CoRunRecord parse_row(std::string_view text, const std::string& file, int line) 
   r.corun_mean_ns = p.number(trim(f[11]), "corun_mean_ns", 0);
   if (r.alone_mean_ns <= 0) p.fail("alone_mean_ns", expected_found("a time > 0", std::string(trim(f[10]))));
   if (r.corun_mean_ns <= 0) p.fail("corun_mean_ns", expected_found("a time > 0", std::string(trim(f[11]))));
+  if (columns == kColumnCount) {
+    // The victim block itself is one of its kernel's blocks on its SM: at least 1 over its life and at its start.
+    r.victim_exposure = p.number(trim(f[14]), "victim_exposure", 1);
+    r.victim_exposure_at_start = p.number(trim(f[15]), "victim_exposure_at_start", 1);
+  }
   return r;
 }
 
@@ -168,7 +178,7 @@ std::string suite_kernel_of(const std::string& profile_name) {
 
 CoRunTable parse_corun_records(const std::string& text, const std::string& name) {
   CoRunTable t;
-  bool header = false;
+  int columns = 0;  // the header's; 0 until it is read
   int line = 0;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -180,20 +190,23 @@ CoRunTable parse_corun_records(const std::string& text, const std::string& name)
     if (l.empty()) continue;
     if (l.front() == '#') {
       const auto eq = l.find('=');
-      if (!header && eq != std::string_view::npos)
+      if (!columns && eq != std::string_view::npos)
         t.provenance[std::string(trim(l.substr(1, eq - 1)))] = std::string(trim(l.substr(eq + 1)));
       continue;
     }
-    if (!header) {
-      if (l != header_line())
+    if (!columns) {
+      if (l == header_line())
+        columns = kColumnCount;
+      else if (l == header_line(kColumnCountWithoutOwn))
+        columns = kColumnCountWithoutOwn;
+      else
         throw InputError(SourcePosition{name, line, 1}, "header",
                          expected_found("\"" + header_line() + "\"", "\"" + std::string(l.substr(0, 80)) + "\""));
-      header = true;
       continue;
     }
-    t.records.push_back(parse_row(l, name, line));
+    t.records.push_back(parse_row(l, name, line, columns));
   }
-  if (!header) throw InputError(SourcePosition{name, line, 0}, "header", expected_found("the header line", "none"));
+  if (!columns) throw InputError(SourcePosition{name, line, 0}, "header", expected_found("the header line", "none"));
   return t;
 }
 
@@ -204,10 +217,13 @@ CoRunTable read_corun_records(const std::string& path) {
 void write_corun_records(const std::string& path, const CoRunTable& table) {
   std::string s = "# gpusched co-run records (docs/formats.md, \"Co-run records\")\n";
   for (const auto& [k, v] : table.provenance) s += fmt::format("# {} = {}\n", k, v);
-  s += header_line() + "\n";
+  // A table read from an older file has no victim residencies: it is written in the older form.
+  const bool own = std::all_of(table.records.begin(), table.records.end(),
+                               [](const CoRunRecord& r) { return r.victim_exposure > 0; });
+  s += header_line(own ? kColumnCount : kColumnCountWithoutOwn) + "\n";
   for (const auto& r : table.records) {
     s += fmt::format(
-        "{},{},{},{},{},{:.0f},{},{},{},{},{:.1f},{:.1f},{},{}\n", r.run, r.repeat, r.victim, r.victim_full,
+        "{},{},{},{},{},{:.0f},{},{},{},{},{:.1f},{:.1f},{},{}", r.run, r.repeat, r.victim, r.victim_full,
         r.victim_blocks_per_sm, r.victim_bytes_per_block,
         format_list(r.partners, [](const CoRunPartner& q) { return q.kernel; }),
         format_list(r.partners, [](const CoRunPartner& q) { return std::to_string(q.full); }),
@@ -215,6 +231,7 @@ void write_corun_records(const std::string& path, const CoRunTable& table) {
         r.alone_mean_ns, r.corun_mean_ns,
         format_list(r.partners, [](const CoRunPartner& q) { return fmt::format("{:.4f}", q.exposure); }),
         format_list(r.partners, [](const CoRunPartner& q) { return fmt::format("{:.4f}", q.exposure_at_start); }));
+    s += own ? fmt::format(",{:.4f},{:.4f}\n", r.victim_exposure, r.victim_exposure_at_start) : "\n";
   }
   AtomicFile out(path);
   out.write(s);

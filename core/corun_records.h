@@ -33,8 +33,19 @@ struct CoRunRecord {
   std::int64_t blocks = 0;   // victim blocks measured
   double alone_mean_ns = 0;  // victim block time (end - start) alone at victim_blocks_per_sm
   double corun_mean_ns = 0;  // the same beside the partners
+  // The victim's own blocks on its block's SM (the block itself included), time-weighted over the block's life and
+  // at its start; means over the victim's blocks. The hardware places a launch's blocks where there is room, so a
+  // victim launched after its partner may run more (or fewer) blocks on an SM than victim_blocks_per_sm
+  // (docs/interference.md, "The victim's own residency"). 0: not recorded (files written before these columns).
+  double victim_exposure = 0;
+  double victim_exposure_at_start = 0;
 
   double slowdown() const { return alone_mean_ns > 0 ? corun_mean_ns / alone_mean_ns : 1.0; }
+  // The victim's own blocks per SM as measured where recorded, else as launched.
+  double victim_residency() const { return victim_exposure > 0 ? victim_exposure : victim_blocks_per_sm; }
+  double victim_residency_at_start() const {
+    return victim_exposure_at_start > 0 ? victim_exposure_at_start : victim_blocks_per_sm;
+  }
 };
 
 struct CoRunTable {

@@ -141,7 +141,8 @@ class PairRecorder {
 };
 
 // Exposure of each victim block to a partner: the partner's blocks on its SM, time-weighted over its life, and at
-// its start; averaged over the victim's blocks.
+// its start; averaged over the victim's blocks. With the victim's own blocks as `partner` it is the victim's own
+// residency (the block itself counts 1 in both).
 std::pair<double, double> exposure(const std::vector<Block>& victim, const std::vector<Block>& partner) {
   std::map<int, std::vector<const Block*>> on_sm;
   for (const auto& p : partner) on_sm[p.sm].push_back(&p);
@@ -271,6 +272,9 @@ int record_pairs_command(const PairsArgs& a) {
       r.blocks = static_cast<std::int64_t>(blocks[v].size());
       r.alone_mean_ns = rec.alone_mean(group[v].first, group[v].second, a.repeats);
       r.corun_mean_ns = mean_time(blocks[v]);
+      // As placed by the hardware, which may differ from the k launched per SM (docs/interference.md, "The victim's
+      // own residency").
+      std::tie(r.victim_exposure, r.victim_exposure_at_start) = exposure(blocks[v], blocks[v]);
       for (std::size_t p = 0; p < group.size(); ++p) {
         if (p == v) continue;
         const Member& pm = members[static_cast<std::size_t>(group[p].first)];
@@ -282,7 +286,8 @@ int record_pairs_command(const PairsArgs& a) {
   };
   auto blocks_at = [](const Member& m, double f) { return std::max(1, static_cast<int>(f * m.full + 1e-9)); };
 
-  fmt::print("{:<16} {:<16} {:>5} {:>5} {:>10} {:>10}\n", "victim", "partner", "k", "m", "slowdown", "exposure");
+  fmt::print("{:<16} {:<16} {:>5} {:>5} {:>10} {:>10} {:>10}\n", "victim", "partner", "k", "m", "slowdown", "exposure",
+             "own");
   for (std::size_t i = 0; i < members.size(); ++i)
     for (std::size_t j = i + 1; j < members.size(); ++j)
       for (const auto& mix : mixes) {
@@ -302,17 +307,19 @@ int record_pairs_command(const PairsArgs& a) {
         }
         // Summary: mean slowdown of each side over the repeats and orders.
         for (const auto& victim : {members[i].profile, members[j].profile}) {
-          double s = 0, e = 0;
+          double s = 0, e = 0, own = 0;
           int n = 0;
           for (std::size_t row = first_row; row < table.records.size(); ++row)
             if (table.records[row].victim == victim) {
               s += table.records[row].slowdown();
               e += table.records[row].partners.front().exposure;
+              own += table.records[row].victim_exposure;
               ++n;
             }
           const bool is_i = victim == members[i].profile;
-          fmt::print("{:<16} {:<16} {:>5} {:>5} {:>10.3f} {:>10.2f}\n", victim,
-                     is_i ? members[j].profile : members[i].profile, is_i ? k : m, is_i ? m : k, s / n, e / n);
+          fmt::print("{:<16} {:<16} {:>5} {:>5} {:>10.3f} {:>10.2f} {:>10.2f}\n", victim,
+                     is_i ? members[j].profile : members[i].profile, is_i ? k : m, is_i ? m : k, s / n, e / n,
+                     own / n);
         }
       }
   for (const auto& t : a.apart ? std::vector<std::string>{} : a.triples) {
@@ -360,7 +367,8 @@ int record_pairs_command(const PairsArgs& a) {
                   mixes_text, a.sms > 0 ? fmt::format(" --sms {}", a.sms) : "", a.apart ? " --apart" : "");
   table.provenance["method"] =
       "one wave of each kernel (k and m blocks per SM) launched back to back on two streams; alone: the same launch "
-      "alone; block time = end - start stamped after a block barrier";
+      "alone; block time = end - start stamped after a block barrier; victim_exposure: the victim's own blocks on "
+      "its block's SM as placed";
   write_corun_records(a.out, table);
   fmt::print("{} co-run records written to {}\n", table.records.size(), a.out);
   return 0;

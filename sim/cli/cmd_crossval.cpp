@@ -22,6 +22,7 @@
 
 #include "core/atomic_file.h"
 #include "core/corun_records.h"
+#include "core/corun_residency.h"
 #include "core/markov_model.h"
 #include "core/prediction_errors.h"
 #include "core/profile_io.h"
@@ -44,6 +45,7 @@ struct CrossvalArgs {
   std::vector<std::string> measured;
   std::vector<std::string> models{"none", "residency", "markov", "bandwidth", "corun", "corun:form=ratio"};
   std::uint64_t seed = 1;
+  std::string victim_residency = "placed";
   bool ipc_detail = false;
   bool per_launch = false;
   bool per_victim = false;
@@ -60,25 +62,20 @@ double median_of(std::vector<double> v) {
 
 class HeldOutPairs {
  public:
-  HeldOutPairs(const CoRunTable& table, const std::string& dir, const GpuSpec& gpu, std::uint64_t seed)
-      : table_(table), gpu_(gpu) {
+  // `placed`: each record's reference moved to the residency its victim was placed at (core/corun_residency.h).
+  HeldOutPairs(CoRunTable table, const std::string& dir, const GpuSpec& gpu, std::uint64_t seed, bool placed)
+      : table_(std::move(table)), gpu_(gpu), profiles_(read_corun_profiles(table_, dir)) {
+    if (placed) move_to_own_residency(table_, profiles_);
     std::set<std::pair<std::string, std::string>> pairs;
-    for (const auto& r : table.records)
+    for (const auto& r : table_.records)
       if (r.partners.size() == 1) pairs.insert(unordered(r.victim, r.partners.front().kernel));
     std::vector<std::pair<std::string, std::string>> order(pairs.begin(), pairs.end());
     std::mt19937_64 rng(seed);
     std::shuffle(order.begin(), order.end(), rng);
     for (std::size_t i = 0; i < order.size(); ++i) fold_[order[i]] = static_cast<int>(i % 2);
-    for (const auto& r : table.records) {
-      for (const std::string& name : names_of(r))
-        if (!profiles_.count(name)) {
-          const auto path = (std::filesystem::path(dir) / (name + ".kernel.toml")).string();
-          if (std::filesystem::exists(path)) profiles_.emplace(name, read_kernel_profile(path, nullptr));
-        }
-    }
     for (int f = 0; f < 2; ++f)
       age_fits_[f] = sim::fit_age(
-          table.records, gpu, [&](const std::string& name) { return profile(name); },
+          table_.records, gpu, [&](const std::string& name) { return profile(name); },
           [&, f](const std::string& a, const std::string& b) {
             const auto it = fold_.find(unordered(a, b));
             return it != fold_.end() && it->second != f;
@@ -87,7 +84,7 @@ class HeldOutPairs {
       for (CoRunForm form : {CoRunForm::Occupancy, CoRunForm::Ratio})
         for (Exposure e : {Exposure::Life, Exposure::Start})
           fits_[{f, form, e}] =
-              sim::CoRunCoefficients(table.records, form, e, [&, f](const std::string& a, const std::string& b) {
+              sim::CoRunCoefficients(table_.records, form, e, [&, f](const std::string& a, const std::string& b) {
                 const auto it = fold_.find(unordered(a, b));
                 return it != fold_.end() && it->second != f;  // fit on the other fold
               });
@@ -165,11 +162,6 @@ class HeldOutPairs {
   static std::pair<std::string, std::string> unordered(const std::string& a, const std::string& b) {
     const auto x = suite_kernel_of(a), y = suite_kernel_of(b);
     return x < y ? std::make_pair(x, y) : std::make_pair(y, x);
-  }
-  static std::vector<std::string> names_of(const CoRunRecord& r) {
-    std::vector<std::string> n{r.victim};
-    for (const auto& p : r.partners) n.push_back(p.kernel);
-    return n;
   }
   const KernelProfile* profile(const std::string& name) const {
     const auto it = profiles_.find(name);
@@ -313,7 +305,7 @@ class HeldOutPairs {
   }
 
  private:
-  const CoRunTable& table_;
+  CoRunTable table_;
   const GpuSpec& gpu_;
   std::map<std::pair<std::string, std::string>, int> fold_;
   std::map<std::string, KernelProfile> profiles_;
@@ -360,7 +352,7 @@ int run_crossval(const CrossvalArgs& a) {
     throw std::invalid_argument(fmt::format("{}: provenance 'gpu' names no GPU preset (\"{}\")", a.coruns, gpu_name));
   std::string dir = a.profiles;
   if (dir.empty()) dir = std::filesystem::path(a.coruns).parent_path().string();
-  const HeldOutPairs held(table, dir.empty() ? "." : dir, *preset, a.seed);
+  const HeldOutPairs held(table, dir.empty() ? "." : dir, *preset, a.seed, a.victim_residency == "placed");
 
   std::vector<std::string> rows;
   auto row = [&](const std::string& model, const std::string& scope, double med, double p90, const std::string& mk,
@@ -510,6 +502,10 @@ void add_crossval_command(CLI::App& app) {
   cmd->add_option("--model", a->models, "Interference models to compare (repeatable)");
   cmd->add_option("--default-model", a->default_model, "The model marked default in the CSV");
   cmd->add_option("--seed", a->seed, "Seed of the split of pairs into two halves");
+  cmd->add_option("--victim-residency", a->victim_residency,
+                  "Held-out pairs: each co-run's reference alone at the residency its victim was placed at (where "
+                  "recorded) or at its launch's blocks per SM")
+      ->check(CLI::IsMember({"placed", "launched"}));
   cmd->add_flag("--ipc-detail", a->ipc_detail, "Print each kernel's and pair's measured and predicted IPC");
   cmd->add_flag("--per-victim", a->per_victim,
                 "Break each model's held-out co-run error down by victim kernel (signed error, slowdowns)");

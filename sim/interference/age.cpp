@@ -14,14 +14,17 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
 #include "core/corun_records.h"
+#include "core/corun_residency.h"
 #include "core/occupancy.h"
 #include "core/profile_io.h"
 #include "sim/duration_model.h"
 #include "sim/interference/age_fit.h"
+#include "sim/interference/corun_fit.h"
 #include "sim/registry.h"
 
 namespace gpusched::sim {
@@ -30,7 +33,10 @@ namespace {
 class AgeInterference final : public DurationModel {
  public:
   explicit AgeInterference(const Params& p)
-      : file_(p.get_string("coruns")), profiles_dir_(p.get_string("profiles")), own_count_(p.get_bool("own_count")) {
+      : file_(p.get_string("coruns")),
+        profiles_dir_(p.get_string("profiles")),
+        own_count_(p.get_bool("own_count")),
+        placed_(victim_residency_placed(p, "age")) {
     const std::string& apply = p.get_string("apply");
     if (apply != "life" && apply != "dispatch")
       throw std::invalid_argument(
@@ -126,15 +132,15 @@ class AgeInterference final : public DurationModel {
   // Fits are kept for the process (a file is fitted once however many runs use it: a sweep, --policy all).
   std::shared_ptr<const AgeParams> fit(const std::string& path) const {
     static std::mutex fits_mutex;
-    static std::map<std::pair<std::string, std::string>, std::shared_ptr<const AgeParams>> fits;
+    static std::map<std::tuple<std::string, std::string, bool>, std::shared_ptr<const AgeParams>> fits;
     std::lock_guard lock(fits_mutex);
-    auto& kept = fits[{path, profiles_dir_}];
+    auto& kept = fits[{path, profiles_dir_, placed_}];
     if (!kept) kept = fit_now(path);
     return kept;
   }
 
   std::shared_ptr<const AgeParams> fit_now(const std::string& path) const {
-    const CoRunTable table = read_corun_records(path);
+    CoRunTable table = read_corun_records(path);
     const std::string gpu_name = table.provenance.count("gpu") ? table.provenance.at("gpu") : "";
     const GpuSpec* gpu = find_gpu_preset(gpu_name);
     if (!gpu)
@@ -142,16 +148,9 @@ class AgeInterference final : public DurationModel {
           fmt::format("interference model age: {}: provenance 'gpu' names no GPU preset (\"{}\")", path, gpu_name));
     const std::filesystem::path dir =
         profiles_dir_.empty() ? std::filesystem::path(path).parent_path() : std::filesystem::path(profiles_dir_);
-    auto profiles = std::make_shared<std::map<std::string, KernelProfile>>();
-    for (const auto& r : table.records) {
-      std::vector<std::string> names{r.victim};
-      for (const auto& p : r.partners) names.push_back(p.kernel);
-      for (const auto& name : names) {
-        if (profiles->count(name)) continue;
-        const auto file = dir / (name + ".kernel.toml");
-        if (std::filesystem::exists(file)) profiles->emplace(name, read_kernel_profile(file.string(), nullptr));
-      }
-    }
+    const auto profiles =
+        std::make_shared<const std::map<std::string, KernelProfile>>(read_corun_profiles(table, dir.string()));
+    if (placed_) move_to_own_residency(table, *profiles);
     return std::make_shared<const AgeParams>(fit_age(table.records, *gpu, [&](const std::string& name) {
       const auto it = profiles->find(name);
       return it == profiles->end() ? nullptr : &it->second;
@@ -169,6 +168,7 @@ class AgeInterference final : public DurationModel {
 
   std::string file_, profiles_dir_;
   bool own_count_ = false;
+  bool placed_ = true;  // victim_residency=placed
   bool at_dispatch_ = false;
   std::shared_ptr<const AgeParams> fixed_;
   mutable std::mutex mutex_;
@@ -192,7 +192,8 @@ GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, age, "age",
                            "block's slowdown when it is placed (every co-runner older), for comparison"},
                           {"own_count", gpusched::sim::ParamType::Bool, "true",
                            "also speed a launch's blocks up to its recording at its own count of blocks on the SM "
-                           "when other launches hold the rest"}},
+                           "when other launches hold the rest"},
+                          gpusched::sim::victim_residency_param()},
                          [](const gpusched::sim::Params& p) {
                            return std::make_unique<gpusched::sim::AgeInterference>(p);
                          })

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include <utility>
 
 #include "core/corun_records.h"
+#include "core/corun_residency.h"
 #include "core/occupancy.h"
 #include "sim/duration_model.h"
 #include "sim/interference/corun_fit.h"
@@ -29,7 +31,10 @@ namespace {
 
 class CoRunInterference final : public DurationModel {
  public:
-  explicit CoRunInterference(const Params& p) : file_(p.get_string("coruns")) {
+  explicit CoRunInterference(const Params& p)
+      : file_(p.get_string("coruns")),
+        profiles_dir_(p.get_string("profiles")),
+        placed_(victim_residency_placed(p, "corun")) {
     const std::string& form = p.get_string("form");
     if (form != "occupancy" && form != "ratio")
       throw std::invalid_argument(
@@ -40,7 +45,7 @@ class CoRunInterference final : public DurationModel {
       throw std::invalid_argument(
           fmt::format("interference model corun: parameter 'order' expects both or older, found \"{}\"", order));
     order_ = order == "older" ? CoRunOrder::PartnerFirst : CoRunOrder::Both;
-    if (!file_.empty()) fixed_ = load(file_, form_, order_);  // read now, so a bad file fails before the run
+    if (!file_.empty()) fixed_ = load(file_);  // read now, so a bad file fails before the run
   }
 
   bool needs_co_runners() const override { return true; }
@@ -69,9 +74,14 @@ class CoRunInterference final : public DurationModel {
     int limit = 1;      // occupancy limit on the run's GPU
   };
 
-  static std::shared_ptr<const CoRunCoefficients> load(const std::string& path, CoRunForm form, CoRunOrder order) {
-    return std::make_shared<const CoRunCoefficients>(read_corun_records(path).records, form, Exposure::Life, nullptr,
-                                                     order);
+  // The victims' profiles for victim_residency=placed: the `profiles` folder's, else the file's neighbours.
+  std::shared_ptr<const CoRunCoefficients> load(const std::string& path) const {
+    CoRunTable table = read_corun_records(path);
+    if (placed_)
+      move_to_own_residency(table, read_corun_profiles(table, profiles_dir_.empty()
+                                                                  ? std::filesystem::path(path).parent_path().string()
+                                                                  : profiles_dir_));
+    return std::make_shared<const CoRunCoefficients>(table.records, form_, Exposure::Life, nullptr, order_);
   }
 
   // Callers hold mutex_.
@@ -98,13 +108,14 @@ class CoRunInterference final : public DurationModel {
     const std::string path = corun_file_beside(k.file);
     if (path.empty()) return nullptr;
     auto it = by_dir_.find(path);
-    if (it == by_dir_.end()) it = by_dir_.emplace(path, load(path, form_, order_)).first;
+    if (it == by_dir_.end()) it = by_dir_.emplace(path, load(path)).first;
     return it->second.get();
   }
 
-  std::string file_;
+  std::string file_, profiles_dir_;
   CoRunForm form_ = CoRunForm::Occupancy;
   CoRunOrder order_ = CoRunOrder::Both;
+  bool placed_ = true;  // victim_residency=placed
   std::shared_ptr<const CoRunCoefficients> fixed_;
   mutable std::mutex mutex_;
   mutable std::map<std::string, std::shared_ptr<const CoRunCoefficients>> by_dir_;
@@ -120,12 +131,16 @@ GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, corun, "corun",
                          "(gpusched-live record-pairs; coruns.csv beside the profiles)",
                          {{"coruns", gpusched::sim::ParamType::String, "",
                            "co-run records file (default: coruns.csv beside each kernel's profile)"},
+                          {"profiles", gpusched::sim::ParamType::String, "",
+                           "folder of the co-run victims' profiles, for victim_residency=placed (default: the co-run "
+                           "file's folder)"},
                           {"form", gpusched::sim::ParamType::String, "occupancy",
                            "a co-runner's share of the SM: occupancy (its blocks / its limit) or ratio (that over "
                            "the victim's own share)"},
                           {"order", gpusched::sim::ParamType::String, "both",
                            "which co-runs the fit uses: both launch orders, or older (only those where the partner "
-                           "was launched first: a block dispatched beside resident co-runners meets older ones)"}},
+                           "was launched first: a block dispatched beside resident co-runners meets older ones)"},
+                          gpusched::sim::victim_residency_param()},
                          [](const gpusched::sim::Params& p) {
                            return std::make_unique<gpusched::sim::CoRunInterference>(p);
                          })

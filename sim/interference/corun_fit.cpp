@@ -1,8 +1,11 @@
 #include "sim/interference/corun_fit.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 
 namespace gpusched::sim {
 namespace {
@@ -19,6 +22,20 @@ double mean(const std::vector<double>& v) {
 }
 
 }  // namespace
+
+ParamSpec victim_residency_param() {
+  return {"victim_residency", ParamType::String, "placed",
+          "the co-runs' reference: placed (the victim alone at the residency the hardware gave it, where recorded) or "
+          "launched (at its launch's blocks per SM)"};
+}
+
+bool victim_residency_placed(const Params& p, const std::string& model) {
+  const std::string& v = p.get_string("victim_residency");
+  if (v != "placed" && v != "launched")
+    throw std::invalid_argument(fmt::format(
+        "interference model {}: parameter 'victim_residency' expects placed or launched, found \"{}\"", model, v));
+  return v == "placed";
+}
 
 double corun_share(CoRunForm form, double partner_blocks, int partner_limit, double own_blocks, int own_limit) {
   const double share = partner_blocks / static_cast<double>(std::max(1, partner_limit));

@@ -24,8 +24,16 @@
 #include <vector>
 
 #include "core/corun_records.h"
+#include "sim/params.h"
 
 namespace gpusched::sim {
+
+// The `victim_residency` parameter of the models fitted from co-runs: placed (default) fits each record against the
+// victim alone at the residency it was placed at where the record measured it (core/corun_residency.h), launched
+// against its launch's blocks per SM (every record before that column).
+ParamSpec victim_residency_param();
+// Its value in `p`; throws std::invalid_argument naming `model` for anything but placed or launched.
+bool victim_residency_placed(const Params& p, const std::string& model);
 
 enum class Exposure { Life, Start };  // which measured exposure the fit uses
 enum class CoRunForm { Occupancy, Ratio };

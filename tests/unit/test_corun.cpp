@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/corun_records.h"
+#include "core/corun_residency.h"
 #include "core/error.h"
 #include "sim/interference/bandwidth.h"
 #include "sim/interference/corun_fit.h"
@@ -82,6 +83,63 @@ TEST(CoRunRecords, BadInputNamesFileLineAndField) {
   expect_error(kHeader + "r,0,a-s1,8,4,0,b-s1,8,4,100,1000,1200,1,1\n", "repeat", 2);
   expect_error(kHeader + "r,1,a-s1,8,4,0,b-s1,8,4,100,0,1200,1,1\n", "alone_mean_ns", 2);
   expect_error(kHeader + "r,1,a-s1,8,4,0,b-s1,8,4,100,1000,1200,-1,1\n", "exposure", 2);
+}
+
+// Files since session 26 add the victim's own residency as placed (victim_exposure, victim_exposure_at_start).
+const std::string kHeaderWithOwn =
+    "run,repeat,victim,victim_full,victim_blocks_per_sm,victim_bytes_per_block,partners,partners_full,"
+    "partners_blocks_per_sm,blocks,alone_mean_ns,corun_mean_ns,exposure,exposure_at_start,victim_exposure,"
+    "victim_exposure_at_start\n";
+
+TEST(CoRunRecords, TheVictimsOwnResidencyIsReadWrittenAndOptional) {
+  const auto t = parse_corun_records(kHeaderWithOwn + "r,1,mriq-s1,8,2,0,gather-s1,8,6,264,1000,2200,0,0,6.7,6.0\n",
+                                     "c.csv");
+  ASSERT_EQ(t.records.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.records[0].victim_exposure, 6.7);
+  EXPECT_DOUBLE_EQ(t.records[0].victim_residency(), 6.7);
+  EXPECT_DOUBLE_EQ(t.records[0].victim_residency_at_start(), 6.0);
+  // An older file has none: the launch's blocks per SM stand in.
+  const auto old = record("a-s1", "b-s1", 4, 4, 3.5, 2500);
+  EXPECT_EQ(old.victim_exposure, 0.0);
+  EXPECT_DOUBLE_EQ(old.victim_residency(), 4.0);
+  // Written with the columns when every record has them, and read back the same.
+  const auto path = (std::filesystem::temp_directory_path() / "gpusched_corun_own.csv").string();
+  write_corun_records(path, t);
+  const auto back = read_corun_records(path);
+  std::filesystem::remove(path);
+  EXPECT_DOUBLE_EQ(back.records.at(0).victim_exposure, 6.7);
+  EXPECT_DOUBLE_EQ(back.records.at(0).victim_exposure_at_start, 6.0);
+  // The block itself is one of them: below 1 is refused, and the row must have both columns.
+  expect_error(kHeaderWithOwn + "r,1,a-s1,8,4,0,b-s1,8,4,100,1000,1200,1,1,0.5,1\n", "victim_exposure", 2);
+  expect_error(kHeaderWithOwn + "r,1,a-s1,8,4,0,b-s1,8,4,100,1000,1200,1,1,4\n", "victim_exposure_at_start", 2);
+  expect_error(kHeader + "r,1,a-s1,8,4,0,b-s1,8,4,100,1000,1200,1,1,4,4\n", "exposure_at_start", 2);
+}
+
+TEST(CoRunResidency, TheReferenceMovesToTheResidencyTheVictimWasPlacedAt) {
+  // The victim's recordings: 100 ns a block at 1 a SM, 400 at 4, 800 at 8. Launched at 2 (interpolated: 200 ns),
+  // placed at 6 (600 ns): the reference alone (1000 ns at 2) becomes 1000 x 600 / 200 = 3000 ns at 6 a SM.
+  auto k = test::kernel("mriq-s1", 16, 256, {100});
+  test::add_record_set(*k, 4, 400);
+  test::add_record_set(*k, 8, 800);
+  auto r = parse_corun_records(kHeaderWithOwn + "r,1,mriq-s1,8,2,0,gather-s1,8,6,264,1000,3300,0,0,6,6\n", "c.csv")
+               .records.at(0);
+  const auto moved = at_own_residency(r, k.get());
+  EXPECT_DOUBLE_EQ(moved.alone_mean_ns, 3000.0);
+  EXPECT_EQ(moved.victim_blocks_per_sm, 6);
+  EXPECT_NEAR(moved.slowdown(), 1.1, 1e-12);  // 3300 / 3000: what is left for the partner (none on the SM here)
+  // Nothing moves without a measured residency, or without a curve to read it from.
+  EXPECT_DOUBLE_EQ(at_own_residency(record("mriq-s1", "gather-s1", 2, 6, 0, 3300), k.get()).alone_mean_ns, 1000.0);
+  EXPECT_DOUBLE_EQ(at_own_residency(r, nullptr).alone_mean_ns, 1000.0);
+  EXPECT_DOUBLE_EQ(at_own_residency(r, test::kernel("one", 16, 256, {100}).get()).alone_mean_ns, 1000.0);
+}
+
+TEST(CoRunResidency, TheModelsParameterTakesPlacedOrLaunched) {
+  const auto params = [](const std::string& v) {
+    return sim::Params::resolve("corun", {sim::victim_residency_param()}, {{"victim_residency", v}});
+  };
+  EXPECT_TRUE(sim::victim_residency_placed(sim::Params::resolve("corun", {sim::victim_residency_param()}, {}), "x"));
+  EXPECT_FALSE(sim::victim_residency_placed(params("launched"), "corun"));
+  EXPECT_THROW((void)sim::victim_residency_placed(params("as-placed"), "corun"), std::invalid_argument);
 }
 
 TEST(CoRunRecords, SuiteKernelOfAProfile) {
