@@ -21,19 +21,28 @@ SimpleSlicingPredictor::Kernel& SimpleSlicingPredictor::kernel(std::int32_t k) {
 }
 
 void SimpleSlicingPredictor::MaxTree::reset(std::size_t n) {
-  leaves = 1;
-  while (leaves < n) leaves *= 2;
-  node.assign(2 * leaves, -1);
+  level.clear();
+  std::size_t size = 0;
+  for (std::size_t width = std::max<std::size_t>(1, n);; width = (width + kFan - 1) / kFan) {
+    level.push_back(size);
+    if (width == 1) break;
+    size += (width + kFan - 1) / kFan * kFan;
+  }
+  node.assign(size + 1, -1);
 }
 
 void SimpleSlicingPredictor::MaxTree::set(std::size_t i, TimeNs value) {
-  i += leaves;
-  if (node[i] == value) return;
-  node[i] = value;
-  for (i /= 2; i >= 1; i /= 2) {
-    const TimeNs m = std::max(node[2 * i], node[2 * i + 1]);
-    if (node[i] == m) break;  // the maxima above do not change either
-    node[i] = m;
+  TimeNs* at = node.data() + level[0] + i;
+  if (*at == value) return;
+  *at = value;
+  for (std::size_t l = 1; l < level.size(); ++l) {
+    const TimeNs* group = node.data() + level[l - 1] + i / kFan * kFan;
+    TimeNs m = group[0];
+    for (std::size_t c = 1; c < kFan; ++c) m = std::max(m, group[c]);
+    i /= kFan;
+    TimeNs& parent = node[level[l] + i];
+    if (parent == m) break;  // the maxima above do not change either
+    parent = m;
   }
 }
 

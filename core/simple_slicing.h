@@ -78,13 +78,16 @@ class SimpleSlicingPredictor {
     double predicted = 0;  // T_pred
     TimeNs predicted_at = 0;
   };
-  // Maximum over SMs, as a segment tree (leaves: -1 for an SM without a prediction).
+  // Maximum over SMs, as an 8-ary tree (leaves: -1 for an SM without a prediction): a group of 8 siblings is one
+  // 64-byte line, so a change walks 3 lines for 132 SMs, not the 8 levels of a binary tree (under a long queue
+  // each walk is cache misses: docs/performance.md). Levels are stored leaves first, each padded to whole groups.
   struct MaxTree {
+    static constexpr std::size_t kFan = 8;
     std::vector<TimeNs> node;
-    std::size_t leaves = 0;
+    std::vector<std::size_t> level;  // each level's first node in `node`; the last level is the root alone
     void reset(std::size_t n);
     void set(std::size_t i, TimeNs value);
-    TimeNs max() const { return node[1]; }
+    TimeNs max() const { return node[level.back()]; }
   };
   struct Kernel {
     bool live = false;
