@@ -49,6 +49,7 @@ struct CrossvalArgs {
   bool ipc_detail = false;
   bool per_launch = false;
   bool per_victim = false;
+  int worst = 0;
 };
 
 struct ModelErrors {
@@ -99,6 +100,24 @@ class HeldOutPairs {
       const double predicted = r.alone_mean_ns * slowdown(model, r, f, exposure);
       out.push_back(100.0 * std::abs(predicted - r.corun_mean_ns) / r.corun_mean_ns);
     }
+    return out;
+  }
+
+  // The `n` held-out single-partner rows `model` predicts worst (largest |error|), worst first.
+  struct WorstRow {
+    const CoRunRecord* record;
+    double error = 0, predicted = 0;  // percent (signed), slowdown
+  };
+  std::vector<WorstRow> worst(const std::string& model, std::size_t n) const {
+    std::vector<WorstRow> out;
+    for (const auto& r : table_.records) {
+      if (r.partners.size() != 1) continue;
+      const double s = slowdown(model, r, fold_.at(unordered(r.victim, r.partners.front().kernel)), Exposure::Life);
+      out.push_back({&r, 100.0 * (r.alone_mean_ns * s - r.corun_mean_ns) / r.corun_mean_ns, s});
+    }
+    const auto larger = [](const WorstRow& x, const WorstRow& y) { return std::abs(x.error) > std::abs(y.error); };
+    std::stable_sort(out.begin(), out.end(), larger);
+    out.resize(std::min(n, out.size()));
     return out;
   }
 
@@ -384,6 +403,19 @@ int run_crossval(const CrossvalArgs& a) {
         fmt::print("    {:<14} {:>5} {:>8.1f} {:>8.2f} {:>8.2f}\n", v.victim, v.rows, v.signed_err, v.measured,
                    v.predicted);
     }
+  if (a.worst > 0)
+    for (const auto& m : a.models) {
+      if (!HeldOutPairs::supports(m)) continue;
+      fmt::print("  {}: the {} worst held-out rows (signed error %; slowdowns measured and predicted; the victim's own "
+                 "blocks per SM launched and placed; the partner's exposure over the victim's life and at its start)\n",
+                 m, a.worst);
+      for (const auto& w : held.worst(m, static_cast<std::size_t>(a.worst))) {
+        const CoRunRecord& r = *w.record;
+        fmt::print("    {:<44} {} {:<16} {:>8.1f} {:>6.2f} {:>6.2f}  own {:>2} {:>5.2f}  exposure {:>5.2f} {:>5.2f}\n",
+                   r.run, r.repeat, r.victim, w.error, r.slowdown(), w.predicted, r.victim_blocks_per_sm,
+                   r.victim_residency(), r.partners.front().exposure, r.partners.front().exposure_at_start);
+      }
+    }
   if (const auto noise = held.repeat_noise(); !noise.empty())
     fmt::print("{:<12} {:>10.2f} {:>10.2f}   (the records' own noise: each repeat against the others' mean)\n",
                "repeats", median_of(noise), nearest_rank(noise, 0.9));
@@ -509,6 +541,8 @@ void add_crossval_command(CLI::App& app) {
   cmd->add_flag("--ipc-detail", a->ipc_detail, "Print each kernel's and pair's measured and predicted IPC");
   cmd->add_flag("--per-victim", a->per_victim,
                 "Break each model's held-out co-run error down by victim kernel (signed error, slowdowns)");
+  cmd->add_option("--worst", a->worst, "Under each model, list its N worst-predicted held-out co-run rows")
+      ->check(CLI::Range(0, 100000));
   cmd->add_flag("--per-launch", a->per_launch,
                 "Under each model, each launch of the first measured run: mean block times, KS, turnarounds");
   cmd->add_option("--csv", a->csv, "Write the rows (docs/interference/crossval.csv's columns)");

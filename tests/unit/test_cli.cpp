@@ -285,6 +285,26 @@ TEST(Cli, CrossvalSaysWhichModelsHaveNoHeldOutRule) {
   EXPECT_EQ(rows.find("corun:order=older"), std::string::npos) << rows;
 }
 
+// Session 26's records carry each victim's own residency as placed: moving the reference there (the default) changes
+// the fitted models' held-out figures against the launched count; --worst lists rows; a third value is refused.
+TEST(Cli, CrossvalMovesTheReferenceToTheVictimsPlacedResidency) {
+  const std::string records = std::string(GPUSCHED_TRACES_DIR) + "/../docs/interference/coruns-h100.session26.csv";
+  const std::string common =
+      "crossval --coruns " + records + " --profiles " + std::string(GPUSCHED_TRACES_DIR) + "/live/h100 --model age";
+  std::string placed, launched, worst, bad;
+  ASSERT_EQ(run_cli(common, placed), 0) << placed;
+  ASSERT_EQ(run_cli(common + " --victim-residency launched", launched), 0) << launched;
+  const auto age_row = [](const std::string& out) { return out.substr(out.find("\nage "), 40); };
+  EXPECT_NE(age_row(placed), age_row(launched));
+  ASSERT_EQ(run_cli(common + " --worst 2", worst), 0) << worst;
+  const auto list = worst.find("age: the 2 worst held-out rows");
+  ASSERT_NE(list, std::string::npos) << worst;
+  const auto rows = worst.substr(list, worst.find("\nrepeats", list) - list);
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), '\n'), 2) << rows;
+  EXPECT_NE(rows.find(" own "), std::string::npos) << rows;
+  EXPECT_NE(run_cli(common + " --victim-residency nominal", bad), 0) << bad;
+}
+
 // --interference takes a model's parameters as "name:key=value,key=value": the two rules of equivalent's fallback
 // give different predictions of bursts-h100 (its kernels have unfitted pairs), the default spelt out gives the
 // default's, and a malformed spec or an unknown parameter is an error naming it.
