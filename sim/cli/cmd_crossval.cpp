@@ -407,7 +407,8 @@ int run_crossval(const CrossvalArgs& a) {
     for (const auto& m : a.models) {
       if (!HeldOutPairs::supports(m)) continue;
       fmt::print("  {}: the {} worst held-out rows (signed error %; slowdowns measured and predicted; the victim's own "
-                 "blocks per SM launched and placed; the partner's exposure over the victim's life and at its start)\n",
+                 "blocks per SM as the models take it (placed, rounded, under --victim-residency placed) and as measured; the "
+                 "partner's exposure over the victim's life and at its start)\n",
                  m, a.worst);
       for (const auto& w : held.worst(m, static_cast<std::size_t>(a.worst))) {
         const CoRunRecord& r = *w.record;
