@@ -318,8 +318,7 @@ int record_pairs_command(const PairsArgs& a) {
             }
           const bool is_i = victim == members[i].profile;
           fmt::print("{:<16} {:<16} {:>5} {:>5} {:>10.3f} {:>10.2f} {:>10.2f}\n", victim,
-                     is_i ? members[j].profile : members[i].profile, is_i ? k : m, is_i ? m : k, s / n, e / n,
-                     own / n);
+                     is_i ? members[j].profile : members[i].profile, is_i ? k : m, is_i ? m : k, s / n, e / n, own / n);
         }
       }
   for (const auto& t : a.apart ? std::vector<std::string>{} : a.triples) {

@@ -406,10 +406,11 @@ int run_crossval(const CrossvalArgs& a) {
   if (a.worst > 0)
     for (const auto& m : a.models) {
       if (!HeldOutPairs::supports(m)) continue;
-      fmt::print("  {}: the {} worst held-out rows (signed error %; slowdowns measured and predicted; the victim's own "
-                 "blocks per SM as the models take it (placed, rounded, under --victim-residency placed) and as measured; the "
-                 "partner's exposure over the victim's life and at its start)\n",
-                 m, a.worst);
+      fmt::print(
+          "  {}: the {} worst held-out rows (signed error %; slowdowns measured and predicted; the victim's own "
+          "blocks per SM as the models take it (placed, rounded, under --victim-residency placed) and as measured; the "
+          "partner's exposure over the victim's life and at its start)\n",
+          m, a.worst);
       for (const auto& w : held.worst(m, static_cast<std::size_t>(a.worst))) {
         const CoRunRecord& r = *w.record;
         fmt::print("    {:<44} {} {:<16} {:>8.1f} {:>6.2f} {:>6.2f}  own {:>2} {:>5.2f}  exposure {:>5.2f} {:>5.2f}\n",

@@ -78,8 +78,8 @@ class CoRunInterference final : public DurationModel {
   std::shared_ptr<const CoRunCoefficients> load(const std::string& path) const {
     CoRunTable table = read_corun_records(path);
     if (placed_)
-      move_to_own_residency(table, read_corun_profiles(table, profiles_dir_.empty()
-                                                                  ? std::filesystem::path(path).parent_path().string()
+      move_to_own_residency(
+          table, read_corun_profiles(table, profiles_dir_.empty() ? std::filesystem::path(path).parent_path().string()
                                                                   : profiles_dir_));
     return std::make_shared<const CoRunCoefficients>(table.records, form_, Exposure::Life, nullptr, order_);
   }

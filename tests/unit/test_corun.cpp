@@ -92,8 +92,8 @@ const std::string kHeaderWithOwn =
     "victim_exposure_at_start\n";
 
 TEST(CoRunRecords, TheVictimsOwnResidencyIsReadWrittenAndOptional) {
-  const auto t = parse_corun_records(kHeaderWithOwn + "r,1,mriq-s1,8,2,0,gather-s1,8,6,264,1000,2200,0,0,6.7,6.0\n",
-                                     "c.csv");
+  const auto t =
+      parse_corun_records(kHeaderWithOwn + "r,1,mriq-s1,8,2,0,gather-s1,8,6,264,1000,2200,0,0,6.7,6.0\n", "c.csv");
   ASSERT_EQ(t.records.size(), 1u);
   EXPECT_DOUBLE_EQ(t.records[0].victim_exposure, 6.7);
   EXPECT_DOUBLE_EQ(t.records[0].victim_residency(), 6.7);

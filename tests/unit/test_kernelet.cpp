@@ -413,9 +413,7 @@ TEST(KerneletPolicies, OptIsNeverSlowerThanKerneletWithoutInterference) {
                                 out),
                   0)
             << out;
-        ASSERT_EQ(
-            test::run_cli("sim -w " + w + " -p kernelet,kernelet-opt --interference none --format csv", out),
-            0)
+        ASSERT_EQ(test::run_cli("sim -w " + w + " -p kernelet,kernelet-opt --interference none --format csv", out), 0)
             << out;
         const auto m = makespans(out);
         ASSERT_EQ(m.count("kernelet"), 1u) << out;
