@@ -8,10 +8,7 @@
 # VALIDATE_ARGS: more arguments for validate (e.g. "--set srtf.remaining=gpu").
 set -uo pipefail
 tag=${1:?tag}
-bin=build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 policies=${POLICIES:-fifo,sjf,srtf,srtf-adaptive,mpmax,spatial,knapsack,chimera,srtf-chimera}
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv

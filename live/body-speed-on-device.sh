@@ -8,9 +8,7 @@
 set -uo pipefail
 tag=${1:?tag}
 size=${2:-s1}
-bin=build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 mkdir -p "$out" /tmp/body-speed
 kernels=${KERNELS:-$(for f in traces/live/$tag/*-$size.kernel.toml; do basename "$f" "-$size.kernel.toml"; done)}
 for k in $kernels; do

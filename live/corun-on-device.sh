@@ -7,10 +7,7 @@
 #   bash live/corun-on-device.sh TAG        (TAG names the GPU: h100, h200)
 set -uo pipefail
 tag=${1:?tag}
-bin=build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   $bin record-pairs --size s1 --repeats ${REPEATS:-3} --out "$out/coruns-$tag.csv"

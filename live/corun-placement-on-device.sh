@@ -8,10 +8,7 @@
 set -uo pipefail
 tag=${1:?tag}
 sms=${2:-16}
-bin=build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 common=(--size s1 --repeats "${REPEATS:-3}" --mix 0.5:0.5)
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv

@@ -7,8 +7,7 @@ set -uo pipefail
 tag=${1:?tag}
 shift
 bin=$PWD/build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 scratch=/tmp/fresh-traces
 rm -rf "$scratch"; mkdir -p "$scratch/live/$tag" "$scratch/workloads"
 {

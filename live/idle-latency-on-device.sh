@@ -7,10 +7,7 @@ set -uo pipefail
 tag=${1:?tag}
 shift
 leads=("${@:-300 5000}")
-bin=build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   $bin calibrate --repeats 3 --samples 51 --out /tmp/cal-$tag.toml

@@ -6,10 +6,7 @@
 set -uo pipefail
 tag=${1:?tag}
 model=${2:-age}
-bin=build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   for w in validate live; do

@@ -8,8 +8,8 @@ tag=${1:?tag}
 repeats=${2:-3}
 shift; shift || true
 bin=$PWD/build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}/order
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
+out=$out/order
 mkdir -p "$out"
 kernels=("$@")
 if ((${#kernels[@]} == 0)); then

@@ -4,9 +4,7 @@
 #   bash live/run-on-device.sh TAG        (TAG names the GPU: h100, h200)
 set -uo pipefail
 tag=${1:?tag}
-bin=build/live/gpusched-live
-if ldd "$bin" | grep -q "not found"; then export LD_LIBRARY_PATH=$PWD/build/live/lib; fi
-out=${OUT:-/tmp/out}
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 mkdir -p "$out" /tmp/traces/$tag
 {
   nvidia-smi -L
