@@ -10,6 +10,7 @@
 
 #include "core/kernelet_plan.h"
 #include "core/profile_io.h"
+#include "sim/runner.h"
 #include "test_helpers.h"
 
 using namespace gpusched;
@@ -369,32 +370,6 @@ TEST(KerneletPlan, PerTypeSearchMatchesThePassOverEveryPair) {
   }
 }
 
-namespace {
-
-// The makespan (ns) of each policy in `gpusched sim --format csv` output, by policy name.
-std::map<std::string, double> makespans(const std::string& csv) {
-  std::map<std::string, double> out;
-  std::size_t column = std::string::npos, line_start = 0;
-  for (std::size_t row = 0; line_start < csv.size(); ++row) {
-    const std::size_t end = std::min(csv.find('\n', line_start), csv.size());
-    std::vector<std::string> fields;
-    for (std::size_t p = line_start; p <= end;) {
-      const std::size_t comma = std::min(csv.find(',', p), end);
-      fields.push_back(csv.substr(p, comma - p));
-      p = comma + 1;
-    }
-    line_start = end + 1;
-    if (row == 0) {
-      column = static_cast<std::size_t>(std::find(fields.begin(), fields.end(), "makespan_ns") - fields.begin());
-      continue;
-    }
-    if (column < fields.size()) out[fields[0]] = std::stod(fields[column]);
-  }
-  return out;
-}
-
-}  // namespace
-
 // OPT is Kernelet's greedy loop with each pair's CP measured rather than predicted by the Markov model (section 5).
 // With interference `none` the simulation's blocks do not slow each other, so the model's predicted gains are wrong
 // and OPT's measured ones right: on Table 5's four mixes, on both paper GPUs, at 20 and 30 instances (seed 1),
@@ -413,12 +388,10 @@ TEST(KerneletPolicies, OptIsNeverSlowerThanKerneletWithoutInterference) {
                                 out),
                   0)
             << out;
-        ASSERT_EQ(test::run_cli("sim -w " + w + " -p kernelet,kernelet-opt --interference none --format csv", out), 0)
-            << out;
-        const auto m = makespans(out);
-        ASSERT_EQ(m.count("kernelet"), 1u) << out;
-        ASSERT_EQ(m.count("kernelet-opt"), 1u) << out;
-        EXPECT_LE(m.at("kernelet-opt"), m.at("kernelet")) << gpu << " " << mix << " x" << instances;
+        const auto loaded = sim::load_workload_and_gpu(w, "", nullptr, "--gpu", "");
+        const auto kernelet = test::run(loaded.workload, loaded.gpu, "kernelet");  // seed 1, interference none
+        const auto opt = test::run(loaded.workload, loaded.gpu, "kernelet-opt");
+        EXPECT_LE(opt.metrics.makespan, kernelet.metrics.makespan) << gpu << " " << mix << " x" << instances;
       }
   std::filesystem::remove_all(dir);
 }
