@@ -19,9 +19,9 @@
 #include "live/device_spec.h"
 #include "live/executor/measured_run.h"
 #include "live/suite_binding.h"
-#include "live/timing/launch_priorities.h"
 #include "live/timing/native_run.h"
 #include "live/workload_loading.h"
+#include "sim/launch_priorities.h"
 #include "sim/run_identity.h"
 #include "sim/runner.h"
 #include "sim/timeline.h"
@@ -80,7 +80,7 @@ int native_command(const NativeArgs& a) {
   if (a.policy != "fifo") {
     int least = 0, greatest = 0;
     GPUSCHED_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    const LaunchPriorities lp = launch_priorities(predicted, least, greatest);
+    const sim::LaunchPriorities lp = sim::launch_priorities(predicted, least, greatest);
     priorities = lp.priority;
     fmt::print("stream priorities for {}: {} levels needed, {} on this GPU ({} to {}){}\n", a.policy, lp.levels_needed,
                lp.levels_given, least, greatest,

@@ -30,10 +30,10 @@
 #include "live/executor/plan_adherence.h"
 #include "live/executor/timeshare_executor.h"
 #include "live/suite_binding.h"
-#include "live/timing/launch_priorities.h"
 #include "live/timing/native_run.h"
 #include "live/workload_loading.h"
 #include "sim/duration_model.h"
+#include "sim/launch_priorities.h"
 #include "sim/registry.h"
 #include "sim/run_identity.h"
 #include "sim/runner.h"
@@ -203,16 +203,29 @@ int validate_command(const ValidateArgs& a) {
       throw std::invalid_argument(fmt::format("--policy: unknown policy '{}' (policies: {})", p,
                                               sim::Registry<sim::Policy>::instance().names()));
   const auto policy_params = sim::parse_policy_sets(a.sets, policies, a.policies);
-  if (a.executor == "native")
-    for (const auto& p : policies)
-      if (!orders_whole_launches(p))
-        throw std::invalid_argument(fmt::format(
-            "--executor native: {} does more than order whole launches (native carries out fifo, sjf and knapsack)",
-            p));
   for (const auto& m : models)
     if (!sim::Registry<sim::DurationModel>::instance().find(m.substr(0, m.find(':'))))  // "name:key=value,..."
       throw std::invalid_argument(fmt::format("--interference: unknown model '{}' (models: {})", m,
                                               sim::Registry<sim::DurationModel>::instance().names()));
+  // --executor native runs a plan through the hardware's own dispatch: fifo, sjf and knapsack exactly, any other plan
+  // whose blocks each run in one piece as the dispatcher replays it (sim/launch_priorities.h). Plans that stop and
+  // resume blocks are refused before the GPU is touched (predicting is cheap).
+  if (a.executor == "native")
+    for (const auto& m : models)
+      for (const auto& p : policies) {
+        if (orders_whole_launches(p)) continue;
+        sim::RunOptions o;
+        o.policy = p;
+        if (const auto it = policy_params.find(p); it != policy_params.end()) o.policy_params = it->second;
+        o.interference = m;
+        o.seed = a.seed;
+        sim::AloneTimeCache cache;
+        const RunResult plan = sim::run_workload(w, gpu, o, cache);
+        if (is_time_shared(plan.schedule) || !sim::runs_blocks_whole(plan))
+          throw std::invalid_argument(fmt::format(
+              "--executor native: {}'s plan (interference {}) {}, which the hardware's dispatch cannot do", p, m,
+              is_time_shared(plan.schedule) ? "swaps launches in and out" : "stops and resumes blocks"));
+      }
   const auto devices = list_devices();
   const auto& dev = devices.front();
   if (dev.spec.sm_count != gpu.sm_count || (!a.any_gpu && (!dev.preset || dev.preset->name != gpu.name)))
@@ -369,8 +382,19 @@ int validate_command(const ValidateArgs& a) {
       auto live_info = info;
       live_info.mode = "live";
       live_info.started_at = store::utc_now_iso8601();
+      // Beyond fifo, sjf and knapsack, auto lets the hardware carry out a plan whose every block runs in one piece
+      // when the dispatcher, given the plan's stream priorities, replays it within the bound in simulation
+      // (`gpusched as-priorities` prints the same); --executor native does so whatever the replay.
+      std::optional<sim::PriorityReplay> replay;
+      int prio_least = 0, prio_greatest = 0;  // CUDA's: lower numbers first
+      GPUSCHED_CUDA(cudaDeviceGetStreamPriorityRange(&prio_least, &prio_greatest));
+      if (!time_shared && !orders_whole_launches(policy) && (a.executor == "native" || a.executor == "auto") &&
+          sim::runs_blocks_whole(predicted))
+        replay = sim::replay_as_priorities(w, gpu, predicted, o, prio_least - prio_greatest + 1, alone_cache);
       const bool native =
-          !time_shared && (a.executor == "native" || (a.executor == "auto" && orders_whole_launches(policy)));
+          !time_shared &&
+          (a.executor == "native" ||
+           (a.executor == "auto" && (orders_whole_launches(policy) || (replay && sim::replay_within(*replay)))));
       // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
       // The fused worker runs every launch's pieces from one resident grid (docs/validation.md, "Fused workers").
@@ -390,9 +414,7 @@ int validate_command(const ValidateArgs& a) {
       } else if (native) {
         std::vector<int> priorities;
         if (policy != "fifo") {
-          int least = 0, greatest = 0;
-          GPUSCHED_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-          const LaunchPriorities lp = launch_priorities(predicted, least, greatest);
+          const sim::LaunchPriorities lp = sim::launch_priorities(predicted, prio_least, prio_greatest);
           priorities = lp.priority;
           if (lp.clamped)
             notes.insert(
@@ -492,6 +514,16 @@ int validate_command(const ValidateArgs& a) {
       if (native)
         fmt::print("  carried out by the hardware's own dispatch ({})\n",
                    policy == "fifo" ? "launched in arrival order" : "stream priorities from the plan");
+      if (replay)
+        fmt::print(
+            "  the dispatcher with the plan's stream priorities replays it within {:.1f} % median / {:.1f} % p90 "
+            "of its turnarounds in simulation{}{}\n",
+            sim::nearest_rank_pct(replay->turnaround_err_pct, 0.5),
+            sim::nearest_rank_pct(replay->turnaround_err_pct, 0.9),
+            replay->priorities.clamped
+                ? fmt::format(", {} launches short of priority levels", replay->priorities.clamped)
+                : "",
+            native ? "" : ": outside the bound, so not natively");
       if (!time_shared) {
         // Each launch's first block against the plan's: how late (or early) the execution started it.
         std::vector<double> delays;
@@ -593,8 +625,10 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option(
          "--executor", a->executor,
          "How a plan is carried out: blocks (the executor's per-SM queues), native (plain launches, the "
-         "hardware's dispatch ordered by stream priorities: plans that order whole launches only), auto "
-         "(native for fifo, sjf and knapsack, fused otherwise), fused (one resident grid of workers that run any "
+         "hardware's dispatch ordered by stream priorities: plans whose blocks each run in one piece), auto "
+         "(native for fifo, sjf and knapsack and for plans the dispatcher replays within 10 % median / 25 % p90 "
+         "in simulation, see gpusched as-priorities; fused otherwise), fused (one resident grid of workers that run "
+         "any "
          "launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
       ->check(CLI::IsMember({"auto", "blocks", "native", "fused"}));
   cmd->add_option("--max-start-delay-us", a->max_start_delay_us,

@@ -218,6 +218,7 @@ class EngineView {
   int sms_per_gpu() const;
   const SmState& sm(int id) const;
   const LaunchState& launch(std::int32_t i) const;
+  const LaunchSpec& spec(std::int32_t i) const;  // the launch as given (priority, deadline, tenant, ...)
   std::int32_t launch_count() const;
   // Released, unfinished launches in release order (ties by launch index).
   const std::vector<std::int32_t>& active() const;
@@ -440,6 +441,9 @@ inline const SmState& EngineView::sm(int id) const {
 }
 inline const LaunchState& EngineView::launch(std::int32_t i) const {
   return e_.launches_[static_cast<std::size_t>(i)];
+}
+inline const LaunchSpec& EngineView::spec(std::int32_t i) const {
+  return e_.spec(i);
 }
 inline std::int32_t EngineView::launch_count() const {
   return static_cast<std::int32_t>(e_.launches_.size());

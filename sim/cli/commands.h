@@ -31,6 +31,7 @@ void add_crossval_command(CLI::App& app);  // interference models against measur
 void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_reorder_command(CLI::App& app);
+void add_as_priorities_command(CLI::App& app);  // a plan replayed through stream priorities
 void add_sweep_command(CLI::App& app);
 void add_kernelet_command(CLI::App& app);
 void add_store_commands(CLI::App& app);  // merge, runs, report, export

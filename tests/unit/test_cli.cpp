@@ -100,6 +100,21 @@ TEST(Cli, SimPrintsOneRowPerPolicy) {
   EXPECT_NE(out.find("STP"), std::string::npos);
 }
 
+TEST(Cli, AsPrioritiesReplaysEachPlanThroughTheDispatcher) {
+  std::string out;
+  const std::string w = "as-priorities -w " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml ";
+  ASSERT_EQ(run_cli(w + "--policy fifo,sjf,chimera", out), 0) << out;
+  // fifo and sjf replay exactly (sim/launch_priorities.h); every row names its policy.
+  EXPECT_NE(out.find("\nfifo "), std::string::npos) << out;
+  const auto sjf = out.substr(out.find("\nsjf "));
+  EXPECT_NE(sjf.find("0.0%       0.0%       0.0%"), std::string::npos) << out;
+  EXPECT_NE(sjf.find("within the bound"), std::string::npos) << out;
+  EXPECT_NE(out.find("\nchimera "), std::string::npos) << out;
+  EXPECT_EQ(run_cli(w + "--policy nosuch", out), 2);
+  EXPECT_NE(out.find("unknown policy 'nosuch'"), std::string::npos) << out;
+  EXPECT_NE(run_cli(w + "--policy fifo --levels 0", out), 0);
+}
+
 TEST(Cli, BadPolicyParametersAreInputErrors) {
   std::string out;
   const std::string w = "sim -w " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml ";

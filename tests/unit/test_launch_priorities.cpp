@@ -1,11 +1,12 @@
-// Stream priorities for native execution of whole-launch plans (live/timing/launch_priorities.h), on plans
+// Stream priorities for native execution of whole-launch plans (sim/launch_priorities.h), on plans
 // written by hand: a launch's window is [release, start of its last block].
 #include <gtest/gtest.h>
 
-#include "live/timing/launch_priorities.h"
+#include "sim/launch_priorities.h"
+#include "test_helpers.h"
 
 using namespace gpusched;
-using namespace gpusched::live;
+using namespace gpusched::sim;
 
 namespace {
 // One launch per (release, last block start); each gets two pieces: one at its release, one at `last`.
@@ -65,4 +66,59 @@ TEST(LaunchPriorities, ALaunchWithoutPiecesKeepsTheDefault) {
   const auto p = launch_priorities(r, 0, -5);
   EXPECT_EQ(p.priority.size(), 3u);
   EXPECT_EQ(p.priority[2], 0);
+}
+
+// Replays through the `priority` policy, on the hand cases of test_policies_by_hand.cpp: one SM of an H100 with
+// room for two 1024-thread blocks; A: 4 blocks of 100 ns, B: 2 blocks of 10 ns, both released at 0, A first.
+namespace {
+Workload a_and_b() {
+  return make_workload("w", {test::kernel("A", 4, 1024, {100}), test::kernel("B", 2, 1024, {10})},
+                       {test::launch("a", 0, 0), test::launch("b", 1, 0)});
+}
+PriorityReplay replay_of(const std::string& policy) {
+  const auto w = a_and_b();
+  const auto gpu = test::gpu_with_sms("h100", 1);
+  AloneTimeCache alone;
+  RunOptions o;
+  o.policy = policy;
+  const RunResult plan = run_workload(w, gpu, o, alone);
+  return replay_as_priorities(w, gpu, plan, o, 6, alone);
+}
+}  // namespace
+
+TEST(PriorityReplay, AnSjfPlanIsReplayedExactly) {
+  // sjf: B 0-10, A 10-210. B overtakes A (released together, A first): B one level up, and the dispatcher does the
+  // same: every turnaround as planned.
+  const auto r = replay_of("sjf");
+  EXPECT_EQ(r.priorities.priority, (std::vector<int>{0, -1}));
+  EXPECT_EQ(r.replay.launches[1].finish, 10);
+  EXPECT_EQ(r.replay.launches[0].finish, 210);
+  EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
+  EXPECT_TRUE(replay_within(r));
+}
+
+TEST(PriorityReplay, AnMpmaxPlanIsNotWhatTheDispatcherDoes) {
+  // mpmax keeps a slot for B while A runs: A 0-100 | 20-120, 100-200 | 120-220; B 0-10, 10-20 (ByHand.Mpmax). B's
+  // last block starts at 10, before A's (120): B one level up. The dispatcher then runs B's two blocks at once, 0-10,
+  // and A in two waves 10-110, 110-210. Errors: A |210 - 220| / 210 = 4.76 %, B |10 - 20| / 10 = 100 %; nearest-rank
+  // median of two is the smaller, p90 the larger: outside the bound (10 % / 25 %).
+  const auto r = replay_of("mpmax");
+  EXPECT_EQ(r.replay.launches[1].finish, 10);
+  EXPECT_EQ(r.replay.launches[0].finish, 210);
+  ASSERT_EQ(r.turnaround_err_pct.size(), 2u);
+  EXPECT_NEAR(r.turnaround_err_pct[0], 100.0 * 10.0 / 210.0, 1e-9);
+  EXPECT_NEAR(r.turnaround_err_pct[1], 100.0, 1e-9);
+  EXPECT_NEAR(nearest_rank_pct(r.turnaround_err_pct, 0.5), 100.0 * 10.0 / 210.0, 1e-9);
+  EXPECT_NEAR(nearest_rank_pct(r.turnaround_err_pct, 0.9), 100.0, 1e-9);
+  EXPECT_FALSE(replay_within(r));
+}
+
+TEST(PriorityReplay, OnlyPlansOfWholeBlocksAreForTheHardware) {
+  RunResult r = plan_of({{0, 100}, {10, 200}});
+  EXPECT_TRUE(runs_blocks_whole(r));
+  r.schedule.pieces.push_back(r.schedule.pieces.front());  // block 0 of launch 0 runs twice
+  EXPECT_FALSE(runs_blocks_whole(r));
+  r = plan_of({{0, 100}});
+  r.schedule.pieces[0].outcome = PieceOutcome::SwitchedOut;  // stopped and resumed later
+  EXPECT_FALSE(runs_blocks_whole(r));
 }

@@ -42,6 +42,35 @@ TEST(ByHand, Sjf) {
   EXPECT_NEAR(r.metrics.strict_f, 1.0 / 1.05, 1e-12);
 }
 
+TEST(ByHand, PriorityEqualLevelsIsFifo) {
+  // Both at priority 0: release order, A first, exactly fifo's schedule (A 0-200, B 200-210).
+  const auto r = run(two_launches(), kOneSm, "priority");
+  EXPECT_EQ(r.launches[0].finish, 200);
+  EXPECT_EQ(r.launches[1].finish, 210);
+}
+
+TEST(ByHand, PriorityHigherLevelFirst) {
+  // B at priority 1 goes before A although released with it: B 0-10 on both slots, then A's four blocks in two
+  // waves 10-110 and 110-210 (as sjf). A later launch C (2 blocks of 10 ns at t = 50, priority 2) overtakes A's
+  // blocks still to issue: at 110 A's first wave ends, C's two blocks take both slots (110-120), then A's last
+  // wave 120-220. Without priorities C would have waited behind A until 210.
+  auto w = two_launches();
+  w.launches[1].priority = 1;
+  auto r = run(w, kOneSm, "priority");
+  EXPECT_EQ(r.launches[1].finish, 10);
+  EXPECT_EQ(r.launches[0].finish, 210);
+
+  w = make_workload("w", {kernel("A", 4, 1024, {100}), kernel("B", 2, 1024, {10}), kernel("C", 2, 1024, {10})},
+                    {launch("a", 0, 0), launch("b", 1, 0), launch("c", 2, 50)});
+  w.launches[1].priority = 1;
+  w.launches[2].priority = 2;
+  r = run(w, kOneSm, "priority");
+  EXPECT_EQ(r.launches[1].finish, 10);
+  EXPECT_EQ(r.launches[2].first_dispatch, 110);
+  EXPECT_EQ(r.launches[2].finish, 120);
+  EXPECT_EQ(r.launches[0].finish, 220);
+}
+
 TEST(ByHand, Serial) {
   // Like fifo here, and never two launches on the GPU: B runs 200-210.
   const auto r = run(two_launches(), kOneSm, "serial");

@@ -1,0 +1,100 @@
+#include "sim/launch_priorities.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+namespace gpusched::sim {
+
+LaunchPriorities launch_priorities(const RunResult& plan, int least, int greatest) {
+  const std::size_t n = plan.launches.size();
+  LaunchPriorities out;
+  out.priority.assign(n, least);
+  out.levels_given = least - greatest + 1;
+  constexpr TimeNs kNone = std::numeric_limits<TimeNs>::min();
+  std::vector<TimeNs> last_start(n, kNone);
+  for (const auto& p : plan.schedule.pieces) {
+    const auto i = static_cast<std::size_t>(p.launch);
+    if (i < n) last_start[i] = std::max(last_start[i], p.start);
+  }
+  // Launches with pieces, by the end of their window: each one's level is at least that of every overlapping
+  // launch that comes after it (ends later), one more where that launch was released first; visiting the latest
+  // end first, those are known.
+  auto before = [&](std::size_t a, std::size_t b) {  // a issues before b
+    if (last_start[a] != last_start[b]) return last_start[a] < last_start[b];
+    if (plan.launches[a].release != plan.launches[b].release)
+      return plan.launches[a].release < plan.launches[b].release;
+    return a < b;
+  };
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < n; ++i)
+    if (last_start[i] != kNone) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return before(b, a); });
+  std::vector<int> level(n, 0);
+  for (std::size_t x = 0; x < order.size(); ++x) {
+    const std::size_t i = order[x];
+    for (std::size_t y = 0; y < x; ++y) {
+      const std::size_t j = order[y];  // issues after i
+      const bool overlap = plan.launches[j].release <= last_start[i] && plan.launches[i].release <= last_start[j];
+      // Among grids of one priority the hardware goes in release order: i needs a higher level than j only when
+      // j was released first.
+      const bool inverted = plan.launches[j].release < plan.launches[i].release ||
+                            (plan.launches[j].release == plan.launches[i].release && j < i);
+      if (overlap) level[i] = std::max(level[i], level[j] + (inverted ? 1 : 0));
+    }
+    out.levels_needed = std::max(out.levels_needed, level[i] + 1);
+    const int p = least - level[i];
+    if (p < greatest) ++out.clamped;
+    out.priority[i] = std::max(p, greatest);
+  }
+  return out;
+}
+
+bool runs_blocks_whole(const RunResult& plan) {
+  std::vector<std::pair<std::int32_t, std::int32_t>> blocks;
+  blocks.reserve(plan.schedule.pieces.size());
+  for (const auto& p : plan.schedule.pieces) {
+    if (p.outcome != PieceOutcome::Completed) return false;
+    blocks.emplace_back(p.launch, p.block);
+  }
+  std::sort(blocks.begin(), blocks.end());
+  return std::adjacent_find(blocks.begin(), blocks.end()) == blocks.end();
+}
+
+double nearest_rank_pct(std::vector<double> values, double q) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+bool replay_within(const PriorityReplay& r, ReplayBound bound) {
+  return r.priorities.clamped == 0 && nearest_rank_pct(r.turnaround_err_pct, 0.5) < bound.median_pct &&
+         nearest_rank_pct(r.turnaround_err_pct, 0.9) < bound.p90_pct;
+}
+
+PriorityReplay replay_as_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan, RunOptions options,
+                                    int levels, AloneTimeCache& alone) {
+  if (levels < 1) throw std::invalid_argument("levels must be at least 1");
+  if (plan.launches.size() != w.launches.size())
+    throw std::invalid_argument("replay_as_priorities: the plan is not of this workload");
+  PriorityReplay out;
+  out.priorities = launch_priorities(plan, 0, 1 - levels);
+  Workload prioritised = w;
+  // CUDA's lower numbers go first, the workload's higher ones (docs/policies/priority.md).
+  for (std::size_t i = 0; i < prioritised.launches.size(); ++i)
+    prioritised.launches[i].priority = -out.priorities.priority[i];
+  options.policy = "priority";
+  options.policy_params.clear();
+  out.replay = run_workload(prioritised, gpu, options, alone);
+  for (std::size_t i = 0; i < w.launches.size(); ++i) {
+    const double replayed = static_cast<double>(out.replay.launches[i].turnaround);
+    const double planned = static_cast<double>(plan.launches[i].turnaround);
+    out.turnaround_err_pct.push_back(replayed > 0 ? std::fabs(replayed - planned) / replayed * 100.0 : 0.0);
+  }
+  return out;
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,59 @@
+// Stream priorities that make the hardware's own block dispatch carry out a plan that only orders whole
+// launches (issue "Fidelity 2": fifo, sjf, knapsack, where a policy decides which launch's next block goes into
+// a freed slot and never stops a running block). The hardware dispatches the pending blocks of the highest-
+// priority grid first, and among grids of one priority in launch order; so a launch that the plan lets finish
+// issuing its blocks before another launch it overlapped with (both had blocks to issue at once) gets a higher
+// priority than that launch. Plain C++: tested without a GPU.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "core/gpu_spec.h"
+#include "core/run_result.h"
+#include "core/workload.h"
+#include "sim/runner.h"
+
+namespace gpusched::sim {
+
+struct LaunchPriorities {
+  // Per launch: a CUDA stream priority, `least` (the default) down to `greatest` (lower numbers run first).
+  std::vector<int> priority;
+  int levels_needed = 1;    // 1 + the most inversions along a chain of overlapping launches
+  int levels_given = 1;     // least - greatest + 1
+  std::size_t clamped = 0;  // launches that needed a level the device does not have (got `greatest`)
+};
+
+// From the plan's pieces: a launch's issuing window is [release, start of its last block]; two launches whose
+// windows overlap are ordered by the end of their windows (the earlier end issues first; ties by release, then
+// index). Equal priorities keep release order, so only an inversion (the launch released later issues first)
+// needs a level more: a launch's level is the most inversions along a chain of launches it must come before; its
+// priority least - level, clamped at greatest. fifo's plans need one level. Launches with no pieces get `least`.
+LaunchPriorities launch_priorities(const RunResult& plan, int least, int greatest);
+
+// A plan carried out by the hardware's dispatcher: every launch of `w` at the priority launch_priorities(plan, 0,
+// 1 - levels) gives it, simulated under the `priority` policy with `options`' interference and seed (its policy is
+// replaced). How far `replay` is from `plan` is how far a native execution through stream priorities would be
+// from the plan if the model were exact (docs/validation.md, "Which plans stream priorities can carry out").
+// True when every block of the plan runs in one piece (nothing stopped and resumed): the hardware's dispatcher can run
+// such a plan; how close it comes is what replay_as_priorities says.
+bool runs_blocks_whole(const RunResult& plan);
+
+// The bound a replay must meet for `gpusched-live validate --executor auto` to let the hardware carry out a plan
+// other than fifo's, sjf's and knapsack's: issue "Fidelity 2"'s own bound on executed plans (median per-launch
+// turnaround error under 10 %, p90 under 25 %), with no launch needing a level the device lacks.
+struct ReplayBound {
+  double median_pct = 10.0;
+  double p90_pct = 25.0;
+};
+double nearest_rank_pct(std::vector<double> values, double q);  // q in [0, 1]; 0 for none
+bool replay_within(const struct PriorityReplay& r, ReplayBound bound = {});
+
+struct PriorityReplay {
+  LaunchPriorities priorities;
+  RunResult replay;
+  std::vector<double> turnaround_err_pct;  // per launch: |replayed - planned turnaround| / replayed x 100
+};
+PriorityReplay replay_as_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan, RunOptions options,
+                                    int levels, AloneTimeCache& alone);
+
+}  // namespace gpusched::sim
