@@ -385,11 +385,15 @@ int validate_command(const ValidateArgs& a) {
       // Beyond fifo, sjf and knapsack, auto lets the hardware carry out a plan whose every block runs in one piece
       // when the dispatcher, given the plan's stream priorities, replays it within the bound in simulation
       // (`gpusched as-priorities` prints the same); --executor native does so whatever the replay.
+      // A plan in which one launch has the GPU to itself stays with the blocks executor, which leaves its placement to
+      // the hardware (plan.h, hardware_placed): nothing for workers to hand off, nothing to order.
+      const bool one_launch = !time_shared && std::count_if(plan.launches.begin(), plan.launches.end(),
+                                                            [](const auto& q) { return !q.entries.empty(); }) <= 1;
       std::optional<sim::PriorityReplay> replay;
       int prio_least = 0, prio_greatest = 0;  // CUDA's: lower numbers first
       GPUSCHED_CUDA(cudaDeviceGetStreamPriorityRange(&prio_least, &prio_greatest));
-      if (!time_shared && !orders_whole_launches(policy) && (a.executor == "native" || a.executor == "auto") &&
-          sim::runs_blocks_whole(predicted))
+      if (!time_shared && !one_launch && !orders_whole_launches(policy) &&
+          (a.executor == "native" || a.executor == "auto") && sim::runs_blocks_whole(predicted))
         replay = sim::replay_as_priorities(w, gpu, predicted, o, prio_least - prio_greatest + 1, alone_cache);
       const bool native =
           !time_shared &&
@@ -397,11 +401,6 @@ int validate_command(const ValidateArgs& a) {
            (a.executor == "auto" && (orders_whole_launches(policy) || (replay && sim::replay_within(*replay)))));
       // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
-      // The fused worker runs every launch's pieces from one resident grid (docs/validation.md, "Fused workers").
-      // A plan in which one launch has the GPU to itself stays with the blocks executor, which leaves its placement to
-      // the hardware (plan.h, hardware_placed): nothing for workers to hand off.
-      const bool one_launch = !time_shared && std::count_if(plan.launches.begin(), plan.launches.end(),
-                                                            [](const auto& q) { return !q.entries.empty(); }) <= 1;
       const bool fused = !time_shared && !native &&
                          (a.executor == "fused" || (a.executor == "auto" && fused_refused.empty() && !one_launch));
       if (!time_shared && !native && !one_launch && a.executor == "auto" && !fused_refused.empty())
