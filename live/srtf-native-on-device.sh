@@ -24,7 +24,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
         echo "== $w srtf ${2:-} --executor $ex repeat $r"
         $bin validate -w "traces/workloads/$w-$tag.toml" --policy srtf "${sets[@]}" --executor "$ex" \
           --interference none $any --db "/tmp/srtf-$w.db" --csv "$out/srtf-native-$ex.csv" --repeat "$r" 2>&1 |
-          grep -E "^srtf|carried out|replays|launch start|turnaround|hand-off|error" | head -12
+          grep -E "^srtf|carried out|replays|launch start|launch order|turnaround|hand-off|error" | head -12
       done
     done
   done

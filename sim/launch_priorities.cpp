@@ -71,7 +71,7 @@ double nearest_rank_pct(std::vector<double> values, double q) {
 }
 
 bool replay_within(const PriorityReplay& r, ReplayBound bound) {
-  return r.priorities.clamped == 0 && nearest_rank_pct(r.turnaround_err_pct, 0.5) < bound.median_pct &&
+  return r.priorities.clamped == 0 && r.same_finish_order && nearest_rank_pct(r.turnaround_err_pct, 0.5) < bound.median_pct &&
          nearest_rank_pct(r.turnaround_err_pct, 0.9) < bound.p90_pct;
 }
 
@@ -94,6 +94,14 @@ PriorityReplay replay_as_priorities(const Workload& w, const GpuSpec& gpu, const
     const double planned = static_cast<double>(plan.launches[i].turnaround);
     out.turnaround_err_pct.push_back(replayed > 0 ? std::fabs(replayed - planned) / replayed * 100.0 : 0.0);
   }
+  const auto finish_order = [](const RunResult& r) {
+    std::vector<std::size_t> order(r.launches.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return r.launches[a].finish < r.launches[b].finish; });
+    return order;
+  };
+  out.same_finish_order = finish_order(plan) == finish_order(out.replay);
   return out;
 }
 

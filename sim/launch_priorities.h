@@ -40,7 +40,8 @@ bool runs_blocks_whole(const RunResult& plan);
 
 // The bound a replay must meet for `gpusched-live validate --executor auto` to let the hardware carry out a plan
 // other than fifo's, sjf's and knapsack's: issue "Fidelity 2"'s own bound on executed plans (median per-launch
-// turnaround error under 10 %, p90 under 25 %), with no launch needing a level the device lacks.
+// turnaround error under 10 %, p90 under 25 %), the launches finishing in the plan's order, and no launch needing a
+// level the device lacks.
 struct ReplayBound {
   double median_pct = 10.0;
   double p90_pct = 25.0;
@@ -52,6 +53,7 @@ struct PriorityReplay {
   LaunchPriorities priorities;
   RunResult replay;
   std::vector<double> turnaround_err_pct;  // per launch: |replayed - planned turnaround| / replayed x 100
+  bool same_finish_order = true;           // the launches finish in the plan's order (ties by index)
 };
 PriorityReplay replay_as_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan, RunOptions options,
                                     int levels, AloneTimeCache& alone);

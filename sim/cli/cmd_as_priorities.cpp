@@ -67,6 +67,7 @@ void add_as_priorities_command(CLI::App& app) {
                  format_duration(r.replay.metrics.makespan),
                  !sim::runs_blocks_whole(plan) ? "blocks stopped and resumed: not for the hardware"
                  : sim::replay_within(r)       ? "within the bound: validate's auto runs it natively"
+                 : !r.same_finish_order        ? "finishes in another order"
                                                : "");
     }
   });
