@@ -1,5 +1,7 @@
 #include "sim/policies/ordered_issue.h"
 
+#include <algorithm>
+
 namespace gpusched::sim {
 
 void OrderedIssue::run(const EngineView& v, std::span<const EngineEvent> events, Actions& a,
@@ -28,8 +30,16 @@ void OrderedIssue::run(const EngineView& v, std::span<const EngineEvent> events,
     issue_blocks(v, a, l, full ? std::span<const std::int32_t>(all_) : std::span<const std::int32_t>(v.freed_sms()),
                  placement_);
     if (only_first || v.launch(l).issuable() > 0) return;  // head-of-line blocking
-    full = true;  // the next launch may use space left anywhere
+    full = true;                                           // the next launch may use space left anywhere
   }
+}
+
+void SortedIssuePolicy::on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) {
+  if (structural(events)) {
+    order_ = v.active();  // release order, ties by index: the stable sort keeps it among equals
+    std::stable_sort(order_.begin(), order_.end(), [&](std::int32_t x, std::int32_t y) { return before_(v, x, y); });
+  }
+  issue_.run(v, events, a, order_);
 }
 
 }  // namespace gpusched::sim

@@ -3,40 +3,16 @@
 // within a level (a later launch issues once every earlier launch of its level and above has issued all its
 // blocks). This is what CUDA does with streams created at different priorities, and what `gpusched-live validate`
 // relies on when it carries a plan out natively (sim/launch_priorities.h). docs/policies/priority.md.
-#include <algorithm>
-
 #include "sim/policies/ordered_issue.h"
 #include "sim/registry.h"
-
-namespace gpusched::sim {
-namespace {
-
-class PriorityPolicy final : public Policy {
- public:
-  explicit PriorityPolicy(const Params& p) : issue_(p) {}
-  std::string name() const override { return "priority"; }
-  void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
-    if (structural(events)) {
-      order_ = v.active();  // release order, ties by index
-      // Higher `priority` first (the workload's convention; CUDA's numbers run the other way); stable, so release
-      // order within a level.
-      std::stable_sort(order_.begin(), order_.end(),
-                       [&](std::int32_t x, std::int32_t y) { return v.spec(x).priority > v.spec(y).priority; });
-    }
-    issue_.run(v, events, a, order_);
-  }
-
- private:
-  OrderedIssue issue_;
-  std::vector<std::int32_t> order_;
-};
-
-}  // namespace
-}  // namespace gpusched::sim
 
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, priority, "priority",
                          "hardware dispatch with stream priorities: the highest launch.priority first, release order "
                          "within a level, blocks in order (fifo within a level)",
                          {gpusched::sim::placement_param()}, [](const gpusched::sim::Params& p) {
-                           return std::make_unique<gpusched::sim::PriorityPolicy>(p);
+                           // Higher `priority` first (the workload's convention; CUDA's numbers run the other way).
+                           return std::make_unique<gpusched::sim::SortedIssuePolicy>(
+                               p, "priority", [](const gpusched::sim::EngineView& v, std::int32_t x, std::int32_t y) {
+                                 return v.spec(x).priority > v.spec(y).priority;
+                               });
                          })
