@@ -19,6 +19,7 @@ void add_as_priorities_command(CLI::App& app) {
     std::string workload, gpu, policies = "all", interference = "none";
     std::vector<std::string> sets;
     int levels = 6;
+    bool per_launch = false;
     std::uint64_t seed = 1;
   };
   auto a = std::make_shared<Args>();
@@ -32,6 +33,8 @@ void add_as_priorities_command(CLI::App& app) {
       ->check(CLI::Range(1, 1 << 20))
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
+  cmd->add_flag("--per-launch", a->per_launch,
+                "Also each launch: its priority, planned and replayed first block and turnaround");
   cmd->callback([a] {
     const auto loaded = load_workload_and_gpu(a->workload, a->gpu);
     const Workload& w = loaded.workload;
@@ -69,6 +72,17 @@ void add_as_priorities_command(CLI::App& app) {
                  : sim::replay_within(r)       ? "within the bound: validate's auto runs it natively"
                  : !r.same_finish_order        ? "finishes in another order"
                                                : "");
+      if (a->per_launch) {
+        fmt::print("  {:<20} {:>8} {:>14} {:>14} {:>14} {:>14} {:>8}\n", "launch", "priority", "planned start",
+                   "replay start", "planned turn.", "replay turn.", "err");
+        for (std::size_t i = 0; i < w.launches.size(); ++i) {
+          const auto& p = plan.launches[i];
+          const auto& q = r.replay.launches[i];
+          fmt::print("  {:<20} {:>8} {:>14} {:>14} {:>14} {:>14} {:>7.1f}%\n", w.launches[i].id,
+                     r.priorities.priority[i], format_duration(p.first_dispatch), format_duration(q.first_dispatch),
+                     format_duration(p.turnaround), format_duration(q.turnaround), r.turnaround_err_pct[i]);
+        }
+      }
     }
   });
 }

@@ -110,6 +110,9 @@ TEST(Cli, AsPrioritiesReplaysEachPlanThroughTheDispatcher) {
   EXPECT_NE(sjf.find("0.0%       0.0%       0.0%"), std::string::npos) << out;
   EXPECT_NE(sjf.find("within the bound"), std::string::npos) << out;
   EXPECT_NE(out.find("\nchimera "), std::string::npos) << out;
+  ASSERT_EQ(run_cli(w + "--policy sjf --per-launch", out), 0) << out;
+  for (const char* id : {"a0", "b0", "b1", "c0"})
+    EXPECT_NE(out.find(std::string("  ") + id + " "), std::string::npos) << id;
   EXPECT_EQ(run_cli(w + "--policy nosuch", out), 2);
   EXPECT_NE(out.find("unknown policy 'nosuch'"), std::string::npos) << out;
   EXPECT_NE(run_cli(w + "--policy fifo --levels 0", out), 0);
