@@ -21,10 +21,11 @@ SimpleSlicingPredictor::Kernel& SimpleSlicingPredictor::kernel(std::int32_t k) {
 }
 
 void SimpleSlicingPredictor::MaxTree::reset(std::size_t n) {
-  level.clear();
+  levels = 0;
   std::size_t size = 0;
   for (std::size_t width = std::max<std::size_t>(1, n);; width = (width + kFan - 1) / kFan) {
-    level.push_back(size);
+    if (levels == level.size()) throw std::length_error("SimpleSlicingPredictor: too many SMs for the max tree");
+    level[levels++] = static_cast<std::uint32_t>(size);
     if (width == 1) break;
     size += (width + kFan - 1) / kFan * kFan;
   }
@@ -35,7 +36,7 @@ void SimpleSlicingPredictor::MaxTree::set(std::size_t i, TimeNs value) {
   TimeNs* at = node.data() + level[0] + i;
   if (*at == value) return;
   *at = value;
-  for (std::size_t l = 1; l < level.size(); ++l) {
+  for (std::size_t l = 1; l < levels; ++l) {
     const TimeNs* group = node.data() + level[l - 1] + i / kFan * kFan;
     TimeNs m = group[0];
     for (std::size_t c = 1; c < kFan; ++c) m = std::max(m, group[c]);

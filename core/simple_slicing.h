@@ -6,6 +6,7 @@
 //   (1) T_sm = ceil(N / R) x t                      (Staircase: N blocks on the SM, residency R)
 //   (2) T_pred = T_run + (N_total - N_done) x t / R (Simple Slicing: T_run corrects drift; no ceiling)
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -84,10 +85,13 @@ class SimpleSlicingPredictor {
   struct MaxTree {
     static constexpr std::size_t kFan = 8;
     std::vector<TimeNs> node;
-    std::vector<std::size_t> level;  // each level's first node in `node`; the last level is the root alone
+    // Each level's first node in `node`; the last level is the root alone. Kept inline (not a vector of its own) so
+    // that a walk reads no line beside the nodes and the kernel's own.
+    std::array<std::uint32_t, 12> level{};
+    std::uint32_t levels = 0;
     void reset(std::size_t n);
     void set(std::size_t i, TimeNs value);
-    TimeNs max() const { return node[level.back()]; }
+    TimeNs max() const { return node[level[levels - 1]]; }
   };
   struct Kernel {
     bool live = false;
