@@ -516,12 +516,13 @@ int validate_command(const ValidateArgs& a) {
       if (replay)
         fmt::print(
             "  the dispatcher with the plan's stream priorities replays it within {:.1f} % median / {:.1f} % p90 "
-            "of its turnarounds in simulation{}{}\n",
+            "of its turnarounds in simulation{}{}{}\n",
             sim::nearest_rank_pct(replay->turnaround_err_pct, 0.5),
             sim::nearest_rank_pct(replay->turnaround_err_pct, 0.9),
             replay->priorities.clamped
                 ? fmt::format(", {} launches short of priority levels", replay->priorities.clamped)
                 : "",
+            replay->same_finish_order ? "" : ", finishing in another order",
             native ? "" : ": outside the bound, so not natively");
       if (!time_shared) {
         // Each launch's first block against the plan's: how late (or early) the execution started it.
@@ -627,8 +628,7 @@ void add_validate_command(CLI::App& app, int& result) {
          "hardware's dispatch ordered by stream priorities: plans whose blocks each run in one piece), auto "
          "(native for fifo, sjf and knapsack and for plans the dispatcher replays within 10 % median / 25 % p90 "
          "in simulation, see gpusched as-priorities; fused otherwise), fused (one resident grid of workers that run "
-         "any "
-         "launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
+         "any launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
       ->check(CLI::IsMember({"auto", "blocks", "native", "fused"}));
   cmd->add_option("--max-start-delay-us", a->max_start_delay_us,
                   "Exit 3 when a launch's first block starts later than planned by more than this (us; 0: never; GPU "
