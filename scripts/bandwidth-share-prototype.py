@@ -6,28 +6,9 @@
 #   python3 scripts/bandwidth-share-prototype.py CORUNS.csv   (run from the repository root)
 import csv, math, random, statistics as st, glob, sys, re
 F = sys.argv[1]
-SMS = 132
-prof = {}
-def curve(name):
-    if name in prof: return prof[name]
-    pts = []
-    for f in glob.glob('traces/live/h100/' + name + '.r*.csv'):
-        r = int(f.split('.r')[-1].split('.')[0]); s = n = 0
-        for i, l in enumerate(open(f)):
-            if i == 0: continue
-            a = l.split(','); s += int(a[3]) - int(a[2]); n += 1
-        pts.append((r, s / n))
-    pts.sort(); prof[name] = pts; return pts
-def at(name, x):
-    pts = curve(name)
-    if x <= pts[0][0]: return pts[0][1]
-    for (r0, m0), (r1, m1) in zip(pts, pts[1:]):
-        if x <= r1: return m0 + (x - r0) / (r1 - r0) * (m1 - m0)
-    return pts[-1][1]
-dram = {}
-for f in glob.glob('/work/main/traces/live/h100/*-s1.kernel.toml'):
-    t = open(f).read(); n = re.search(r'name = "([a-z]+)-s1"', t).group(1)
-    dram[n] = float(re.search(r'dram_bytes_per_block = ([0-9.]+)', t).group(1))
+sys.path.insert(0, 'scripts')
+from corun_profiles import SMS, at, counted
+dram = counted('dram_bytes_per_block')
 def rate(k, n):  # bytes per ns of one block of kernel k at n blocks per SM
     return dram[k] / at(k + '-s1', max(1.0, n))
 rows = []

@@ -8,30 +8,10 @@
 # over pairs, as scripts/bandwidth-share-prototype.py; prints held-out and in-sample median / p90 and `none`'s.
 #   python3 scripts/memory-queue-prototype.py CORUNS.csv lin|mm1|exp|pow [fixed]   (from the repository root)
 import csv, math, random, statistics as st, glob, sys, re
-SMS = 132
-prof = {}
-def curve(name):
-    if name in prof: return prof[name]
-    pts = []
-    for f in glob.glob('traces/live/h100/' + name + '.r*.csv'):
-        r = int(f.split('.r')[-1].split('.')[0]); s = n = 0
-        for i, l in enumerate(open(f)):
-            if i == 0: continue
-            a = l.split(','); s += int(a[3]) - int(a[2]); n += 1
-        pts.append((r, s / n))
-    pts.sort(); prof[name] = pts; return pts
-def at(name, x):
-    pts = curve(name)
-    if x <= pts[0][0]: return pts[0][1]
-    for (r0, m0), (r1, m1) in zip(pts, pts[1:]):
-        if x <= r1: return m0 + (x - r0) / (r1 - r0) * (m1 - m0)
-    (r0, m0), (r1, m1) = pts[-2], pts[-1]
-    return m1 + (x - r1) / (r1 - r0) * (m1 - m0)
-dram = {}; inst = {}
-for f in glob.glob('traces/live/h100/*-s1.kernel.toml'):
-    t = open(f).read(); n = re.search(r'name = "([a-z]+)-s1"', t).group(1)
-    dram[n] = float(re.search(r'dram_bytes_per_block = ([0-9.]+)', t).group(1))
-    inst[n] = float(re.search(r'instructions_per_block = ([0-9.]+)', t).group(1))
+sys.path.insert(0, 'scripts')
+from corun_profiles import SMS, at as at_clamped, counted
+def at(name, x): return at_clamped(name, x, extrapolate=True)
+dram = counted('dram_bytes_per_block')
 def load(F):
     rows = []
     for r in csv.DictReader([l for l in open(F) if not l.startswith('#')]):
