@@ -52,6 +52,39 @@ LaunchPriorities launch_priorities(const RunResult& plan, int least, int greates
   return out;
 }
 
+std::vector<std::optional<PlannedSample>> planned_samples(const RunResult& plan) {
+  const std::size_t n = plan.launches.size();
+  constexpr TimeNs kNever = std::numeric_limits<TimeNs>::max();
+  std::vector<const BlockPiece*> first(n, nullptr);
+  std::vector<TimeNs> first_end(n, kNever);
+  std::vector<std::int32_t> blocks(n, 0);
+  for (const auto& p : plan.schedule.pieces) {
+    const auto i = static_cast<std::size_t>(p.launch);
+    if (i >= n) continue;
+    ++blocks[i];
+    first_end[i] = std::min(first_end[i], p.end);
+    if (!first[i] || p.start < first[i]->start || (p.start == first[i]->start && p.block < first[i]->block))
+      first[i] = &p;
+  }
+  // The sample: the blocks that start before the launch's first block ends. They must all be on the first block's
+  // SM, be blocks 0..k-1 (a grid of their own), and leave blocks for the rest.
+  std::vector<std::int32_t> in_sample(n, 0), highest(n, -1);
+  std::vector<bool> one_sm(n, true);
+  for (const auto& p : plan.schedule.pieces) {
+    const auto i = static_cast<std::size_t>(p.launch);
+    if (i >= n || p.start >= first_end[i]) continue;
+    ++in_sample[i];
+    highest[i] = std::max(highest[i], p.block);
+    if (p.sm != first[i]->sm || p.gpu != first[i]->gpu) one_sm[i] = false;
+  }
+  std::vector<std::optional<PlannedSample>> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!first[i] || !one_sm[i] || in_sample[i] >= blocks[i] || highest[i] + 1 != in_sample[i]) continue;
+    out[i] = PlannedSample{in_sample[i], first[i]->sm, first[i]->start, first_end[i]};
+  }
+  return out;
+}
+
 bool runs_blocks_whole(const RunResult& plan) {
   std::vector<std::pair<std::int32_t, std::int32_t>> blocks;
   blocks.reserve(plan.schedule.pieces.size());

@@ -6,6 +6,8 @@
 // priority than that launch. Plain C++: tested without a GPU.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/gpu_spec.h"
@@ -48,6 +50,21 @@ struct ReplayBound {
 };
 double nearest_rank_pct(std::vector<double> values, double q);  // q in [0, 1]; 0 for none
 bool replay_within(const struct PriorityReplay& r, ReplayBound bound = {});
+
+// A launch the plan samples on one SM before it runs anywhere else (srtf's sampling, seed 001: its first blocks run
+// on the sample SM while the other SMs go on with the running launch, and when the first of them ends the
+// prediction decides where the launch goes). Priorities cannot say "these blocks on that SM first"; the native
+// executor runs them as a grid of their own in a green context of the SM's group, ahead of everything, and the rest
+// of the launch after it (docs/validation.md, "Samples on a green context").
+struct PlannedSample {
+  std::int32_t blocks = 0;  // blocks 0..blocks-1: those that start before the launch's first block ends
+  std::int16_t sm = 0;      // the plan's sample SM
+  TimeNs start = 0;         // the first block's start
+  TimeNs end = 0;           // the first block end (the plan's prediction)
+};
+// Per launch: its sample, or nothing where blocks of it started on another SM before its first block ended (or
+// the sample would be the whole launch, or not blocks 0..k-1).
+std::vector<std::optional<PlannedSample>> planned_samples(const RunResult& plan);
 
 struct PriorityReplay {
   LaunchPriorities priorities;

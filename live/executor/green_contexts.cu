@@ -150,10 +150,11 @@ const GreenContext& GreenPartitions::context(const std::vector<int>& groups) {
   return contexts_.emplace(groups, std::move(made)).first->second;
 }
 
-cudaStream_t GreenPartitions::create_stream(const GreenContext& context) {
+cudaStream_t GreenPartitions::create_stream(const GreenContext& context, int priority) {
   CUstream stream = nullptr;
-  driver_->check(driver_->stream_create(&stream, static_cast<CUgreenCtx>(context.handle), CU_STREAM_NON_BLOCKING, 0),
-                 "cuGreenCtxStreamCreate");
+  driver_->check(
+      driver_->stream_create(&stream, static_cast<CUgreenCtx>(context.handle), CU_STREAM_NON_BLOCKING, priority),
+      "cuGreenCtxStreamCreate");
   return static_cast<cudaStream_t>(stream);
 }
 

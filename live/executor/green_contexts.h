@@ -34,8 +34,9 @@ class GreenPartitions {
   const std::vector<std::vector<int>>& group_sms() const { return group_sms_; }
   // The green context of these groups (covering_groups' result, not empty), made on first use and kept.
   const GreenContext& context(const std::vector<int>& groups);
-  // A non-blocking stream of the context (destroy it with cudaStreamDestroy before this object goes).
-  cudaStream_t create_stream(const GreenContext& context);
+  // A non-blocking stream of the context at a CUDA stream priority (destroy it with cudaStreamDestroy before this
+  // object goes).
+  cudaStream_t create_stream(const GreenContext& context, int priority = 0);
 
  private:
   struct Driver;

@@ -32,19 +32,57 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   std::vector<DeviceBlockRecord*> records(n, nullptr);
   std::vector<cudaStream_t> stream_of(n, nullptr);
   std::vector<cudaEvent_t> done(n, nullptr);
+  // Planned samples: the first blocks alone on their stream, their own records, an event the rest waits on.
+  std::vector<cudaStream_t> sample_stream(n, nullptr);
+  std::vector<int> sample_blocks(n, 0);
+  std::vector<DeviceBlockRecord*> sample_record(n, nullptr);
+  std::vector<cudaEvent_t> sampled(n, nullptr);
+  if (!options.samples.empty() && options.samples.size() != n)
+    throw LiveError("native run: one sample (or none) per launch");
+  for (std::size_t i = 0; i < options.samples.size(); ++i) {
+    const auto& x = options.samples[i];
+    if (!x.stream || x.blocks < 1 || x.blocks >= launches[i].shape.blocks) continue;
+    sample_stream[i] = static_cast<cudaStream_t>(x.stream);
+    sample_blocks[i] = x.blocks;
+  }
+  // Blocks [first, first + count) of launch i, with their records at `rec`.
+  struct Part {
+    int first, count;
+    DeviceBlockRecord* rec;
+  };
+  auto parts = [&](std::size_t i) {
+    std::vector<Part> out;
+    const int blocks = launches[i].shape.blocks;
+    if (sample_stream[i]) {
+      out.push_back({0, sample_blocks[i], sample_record[i]});
+      out.push_back({sample_blocks[i], blocks - sample_blocks[i], records[i]});
+    } else {
+      out.push_back({0, blocks, records[i]});
+    }
+    return out;
+  };
   std::map<std::string, cudaStream_t> streams;
   std::vector<cudaStream_t> owned;
   auto cleanup = [&] {
     for (auto* r : records) cudaFree(r);
-    for (auto e : done) cudaEventDestroy(e);
+    for (auto* r : sample_record) cudaFree(r);
+    for (auto e : done)
+      if (e) cudaEventDestroy(e);
+    for (auto e : sampled)
+      if (e) cudaEventDestroy(e);  // destroying a null event is an error that the next cudaGetLastError would report
     for (auto s : owned) cudaStreamDestroy(s);
   };
   try {
     for (std::size_t i = 0; i < n; ++i) {
-      const int blocks = launches[i].shape.blocks;
+      const int blocks = launches[i].shape.blocks - sample_blocks[i];
       GPUSCHED_CUDA(cudaMalloc(&records[i], record_buffer_bytes(blocks)));
       GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(blocks)));
       GPUSCHED_CUDA(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
+      if (sample_stream[i]) {
+        GPUSCHED_CUDA(cudaMalloc(&sample_record[i], record_buffer_bytes(sample_blocks[i])));
+        GPUSCHED_CUDA(cudaMemset(sample_record[i], 0, record_buffer_bytes(sample_blocks[i])));
+        GPUSCHED_CUDA(cudaEventCreateWithFlags(&sampled[i], cudaEventDisableTiming));
+      }
       if (!priorities.empty()) {  // a stream per launch at its priority; stream order through events (the DAG)
         cudaStream_t s = nullptr;
         GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, priorities.at(i)));
@@ -69,15 +107,25 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     // when it ends, and the next launch call after that took 15-21 us on an H100's host instead of 8-13 us
     // (docs/validation.md, "Launch latency on an idle GPU"); the warm-up launches below absorb that.
     const ClockSync sync = sync_clocks(500, timeout_s);
-    std::vector<const SuiteKernel*> warmed;
+    // A sample's kernel is warmed in its green context as well (a context's first launch of a kernel loads it).
+    std::vector<std::pair<const SuiteKernel*, cudaStream_t>> warmed;
+    auto warm = [&](std::size_t i, cudaStream_t s, int blocks, DeviceBlockRecord* rec) {
+      const bool in_sample_context = s == sample_stream[i];
+      const auto key = std::make_pair(static_cast<const SuiteKernel*>(launches[i].kernel),
+                                      in_sample_context ? s : cudaStream_t{nullptr});
+      if (std::find(warmed.begin(), warmed.end(), key) != warmed.end()) return;
+      warmed.push_back(key);
+      LaunchShape shape = launches[i].shape;
+      shape.blocks = blocks;
+      launches[i].kernel->launch(shape, 0, rec, s);
+    };
     for (std::size_t i = 0; i < n; ++i) {
-      if (std::find(warmed.begin(), warmed.end(), launches[i].kernel) != warmed.end()) continue;
-      warmed.push_back(launches[i].kernel);
-      launches[i].kernel->launch(launches[i].shape, 0, records[i], stream_of[i]);
+      for (const Part& part : parts(i))
+        warm(i, part.first == 0 && sample_stream[i] ? sample_stream[i] : stream_of[i], part.count, part.rec);
     }
     GPUSCHED_CUDA(cudaDeviceSynchronize());
     for (std::size_t i = 0; i < n; ++i)
-      GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(launches[i].shape.blocks)));
+      for (const Part& part : parts(i)) GPUSCHED_CUDA(cudaMemset(part.rec, 0, record_buffer_bytes(part.count)));
     GPUSCHED_CUDA(cudaDeviceSynchronize());
 
     NativeExecution out;
@@ -91,19 +139,36 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       const std::int64_t called = host_now_ns();
       out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
       out.called[i] = called - t0;
-      for (const std::size_t p : w.dag.predecessors(i))
+      for (const std::size_t p : w.dag.predecessors(i)) {
         if (stream_of[p] != stream_of[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], done[p], 0));
-      launches[i].kernel->launch(launches[i].shape, 0, records[i], stream_of[i]);
+        if (sample_stream[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(sample_stream[i], done[p], 0));
+      }
+      if (sample_stream[i]) {  // the sample first, then the rest behind it
+        LaunchShape sample = launches[i].shape;
+        sample.blocks = sample_blocks[i];
+        launches[i].kernel->launch(sample, 0, sample_record[i], sample_stream[i]);
+        GPUSCHED_CUDA(cudaEventRecord(sampled[i], sample_stream[i]));
+        GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], sampled[i], 0));
+        LaunchShape rest = launches[i].shape;
+        rest.blocks -= sample_blocks[i];
+        launches[i].kernel->launch(rest, sample_blocks[i], records[i], stream_of[i]);
+      } else {
+        launches[i].kernel->launch(launches[i].shape, 0, records[i], stream_of[i]);
+      }
       out.call_ns.push_back(host_now_ns() - called);
       GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
     }
     for (auto s : owned) wait_for(s, timeout_s, "native run of " + w.name);
+    for (auto s : sample_stream)
+      if (s) wait_for(s, timeout_s, "native run of " + w.name);
 
     const std::int64_t origin = t0 + sync.offset_ns;  // the host's t = 0 on the GPU clock
     for (std::size_t i = 0; i < n; ++i) {
       std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(launches[i].shape.blocks));
-      GPUSCHED_CUDA(
-          cudaMemcpy(host.data(), records[i], host.size() * sizeof(DeviceBlockRecord), cudaMemcpyDeviceToHost));
+      for (const Part& part : parts(i))
+        GPUSCHED_CUDA(cudaMemcpy(host.data() + part.first, part.rec,
+                                 static_cast<std::size_t>(part.count) * sizeof(DeviceBlockRecord),
+                                 cudaMemcpyDeviceToHost));
       for (std::size_t b = 0; b < host.size(); ++b) {
         const auto& r = host[b];
         if (r.end_ns == 0 || r.end_ns < r.start_ns)

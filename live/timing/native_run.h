@@ -31,11 +31,20 @@ struct NativeRunOptions {
   double timeout_s = 60;
   std::vector<int> priorities;  // empty: one CUDA stream per workload stream
   TimeNs lead_in_ns = 300'000;  // host time between the clock synchronisation and t = 0
+  // Empty, or one per launch: a launch with a sample stream runs its first `blocks` blocks as a grid of their own on
+  // that stream (a green context's, at the greatest priority: a planned sample, sim::planned_samples), and the rest
+  // of its blocks on its own stream once they have all ended.
+  struct Sample {
+    void* stream = nullptr;  // a cudaStream_t; null: no sample
+    int blocks = 0;
+  };
+  std::vector<Sample> samples;
 };
 
 // Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`. With `priorities` (one CUDA stream
 // priority per launch, launch_priorities.h) every launch gets a stream of its own at its priority, and waits for
-// the launches before it in its workload stream (and its explicit dependencies) through events.
+// the launches before it in its workload stream (and its explicit dependencies) through events. A launch with a
+// sample stream waits for the same launches on both of its streams.
 NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches,
                            const NativeRunOptions& options);
 

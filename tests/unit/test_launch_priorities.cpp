@@ -122,3 +122,70 @@ TEST(PriorityReplay, OnlyPlansOfWholeBlocksAreForTheHardware) {
   r.schedule.pieces[0].outcome = PieceOutcome::SwitchedOut;  // stopped and resumed later
   EXPECT_FALSE(runs_blocks_whole(r));
 }
+
+// Planned samples (srtf's first block on one SM before the launch runs anywhere else), on hand-written plans.
+TEST(PlannedSamples, BlocksOnOneSmBeforeTheFirstEndsAreASample) {
+  RunResult r;
+  r.launches.resize(3);
+  // Launch 0 (running, no sample): blocks 0 and 1 start together on SMs 0 and 1.
+  r.schedule.pieces.push_back(BlockPiece{0, 100, 0, 0, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{0, 100, 0, 1, 0, 1});
+  // Launch 1 (sampled on SM 1): block 0 from 50 to 80 (its end is the prediction), block 1 on SM 1 at 60 (before 80:
+  // in the sample), block 2 on SM 0 at 80 (after it). Sample: blocks 0-1, SM 1, 50 to 80.
+  r.schedule.pieces.push_back(BlockPiece{50, 80, 1, 0, 0, 1});
+  r.schedule.pieces.push_back(BlockPiece{60, 95, 1, 1, 0, 1});
+  r.schedule.pieces.push_back(BlockPiece{80, 90, 1, 2, 0, 0});
+  // Launch 2: block 0 on SM 0 from 100 to 130, but block 1 on SM 1 at 120, before it ended: not a sample.
+  r.schedule.pieces.push_back(BlockPiece{100, 130, 2, 0, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{120, 140, 2, 1, 0, 1});
+  const auto s = planned_samples(r);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_FALSE(s[0].has_value());
+  ASSERT_TRUE(s[1].has_value());
+  EXPECT_EQ(s[1]->blocks, 2);
+  EXPECT_EQ(s[1]->sm, 1);
+  EXPECT_EQ(s[1]->start, 50);
+  EXPECT_EQ(s[1]->end, 80);
+  EXPECT_FALSE(s[2].has_value());
+}
+
+TEST(PlannedSamples, OneBlockLaunchesAndOtherFirstBlocksAreNotSplit) {
+  RunResult r;
+  r.launches.resize(2);
+  r.schedule.pieces.push_back(BlockPiece{0, 10, 0, 0, 0, 0});  // one block: nothing to split
+  // Block 1 first, alone until its end: the native split needs blocks 0..k-1 (a grid of its own).
+  r.schedule.pieces.push_back(BlockPiece{5, 20, 1, 1, 0, 2});
+  r.schedule.pieces.push_back(BlockPiece{30, 40, 1, 0, 0, 3});
+  const auto s = planned_samples(r);
+  EXPECT_FALSE(s[0].has_value());
+  EXPECT_FALSE(s[1].has_value());
+}
+
+TEST(PlannedSamples, SrtfSamplesTheLaunchesOfValidateH100ThatArriveWhileAnotherRuns) {
+  // validate-h100 under srtf (interference none): sgemm arrives on an idle GPU and starts on every SM at once; each
+  // later launch arrives while another runs and starts on the sample SM alone until its first block ends (`gpusched
+  // sim ... --stream-schedule`: mriq's blocks 0-7 start on SM 0 from 320.5 us, the first ends at 384.1 us, nothing of
+  // it elsewhere before 386.1 us). Without sampling nothing is a sample.
+  const auto loaded = load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/validate-h100.toml", "",
+                                            nullptr, "--gpu", "");
+  RunOptions o;
+  o.policy = "srtf";
+  o.interference = "none";
+  AloneTimeCache cache;
+  const RunResult plan = run_workload(loaded.workload, loaded.gpu, o, cache);
+  const auto s = planned_samples(plan);
+  ASSERT_EQ(s.size(), 9u);
+  std::vector<std::string> sampled;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (s[i]) sampled.push_back(loaded.workload.launches[i].id);
+  EXPECT_EQ(sampled, (std::vector<std::string>{"mriq", "stencil", "histogram", "blackscholes", "spmv", "xtea", "sad",
+                                               "gather"}));
+  ASSERT_TRUE(s[1].has_value());
+  EXPECT_EQ(s[1]->blocks, 8);
+  EXPECT_EQ(s[1]->sm, 0);
+  EXPECT_EQ(s[1]->start, 320453);
+  EXPECT_EQ(s[1]->end, 384101);
+  o.policy_params["sampling"] = "false";
+  for (const auto& x : planned_samples(run_workload(loaded.workload, loaded.gpu, o, cache)))
+    EXPECT_FALSE(x.has_value());
+}
