@@ -3,7 +3,8 @@
 # (`--executor native`), with each planned sample as a grid of its own in a 2-SM green context at the greatest
 # priority and the rest of its launch behind it (`--green-samples`), against the same without (no split: the whole
 # launch at the plan's priority), on validate, live and bursts, REPEATS times interleaved. docs/validation.md, "Samples on a
-# green context". Rows in $OUT/srtf-samples-{split,whole}.csv, log in $OUT/srtf-samples.log.
+# green context". Rows in $OUT/srtf-samples-{split,whole}.csv, log in $OUT/srtf-samples.log. MODELS: the interference
+# models of the predictions (default none; e.g. MODELS="equivalent age").
 #   bash live/srtf-samples-on-device.sh TAG        (TAG: h100 or h200)
 set -uo pipefail
 tag=${1:?tag}
@@ -19,8 +20,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
         [[ $cfg == split ]] && green=(--green-samples)
         echo "== $w srtf $cfg repeat $r"
         $bin validate -w "traces/workloads/$w-$tag.toml" --policy srtf --executor native "${green[@]}" \
-          --interference none $any --db "/tmp/srtf-$w.db" --csv "$out/srtf-samples-$cfg.csv" --repeat "$r" \
-          --per-launch 2>&1 | grep -vE "^alone:" | head -60
+          --interference ${MODELS:-none} $any --db "/tmp/srtf-$w.db" --csv "$out/srtf-samples-$cfg.csv" --repeat "$r" \
+          --per-launch 2>&1 | grep -vE "^alone:" | head -${LINES_PER_RUN:-60}
       done
     done
   done
