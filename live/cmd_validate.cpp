@@ -12,10 +12,10 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "core/content_hash.h"
 #include "core/duration_format.h"
+#include "core/name_list.h"
 #include "core/prediction_errors.h"
 #include "core/store/run_comparison.h"
 #include "core/store/store.h"
@@ -76,14 +76,6 @@ std::string params_label(const std::map<std::string, std::string>& params) {
 // through stream priorities (launch_priorities.h).
 bool orders_whole_launches(const std::string& policy) {
   return policy == "fifo" || policy == "sjf" || policy == "knapsack";
-}
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
 }
 
 std::vector<std::string> model_names(const std::vector<std::string>& asked, const Workload& w) {
@@ -195,7 +187,7 @@ int validate_command(const ValidateArgs& a) {
   const auto loaded = load_one_gpu_workload(a.workload, a.gpu, "the executor drives");
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
-  const auto policies = a.policies == "all" ? sim::all_policy_names() : split_list(a.policies);
+  const auto policies = a.policies == "all" ? sim::all_policy_names() : split_name_list(a.policies);
   const auto models = model_names(a.models, w);
   // Bad names fail before the GPU is touched.
   for (const auto& p : policies)
@@ -216,6 +208,8 @@ int validate_command(const ValidateArgs& a) {
         "the hardware's dispatch)");
   if (a.green_samples && a.no_green_contexts)
     throw std::invalid_argument("--green-samples needs green contexts; it cannot go with --no-green-contexts");
+  // The plans predicted here are kept for the executions below (same options, so the same plans).
+  std::map<std::pair<std::string, std::string>, RunResult> prechecked;  // (model, policy)
   if (a.executor == "native")
     for (const auto& m : models)
       for (const auto& p : policies) {
@@ -226,11 +220,12 @@ int validate_command(const ValidateArgs& a) {
         o.interference = m;
         o.seed = a.seed;
         sim::AloneTimeCache cache;
-        const RunResult plan = sim::run_workload(w, gpu, o, cache);
+        RunResult plan = sim::run_workload(w, gpu, o, cache);
         if (is_time_shared(plan.schedule) || !sim::runs_blocks_whole(plan))
           throw std::invalid_argument(fmt::format(
               "--executor native: {}'s plan (interference {}) {}, which the hardware's dispatch cannot do", p, m,
               is_time_shared(plan.schedule) ? "swaps launches in and out" : "stops and resumes blocks"));
+        prechecked.emplace(std::make_pair(m, p), std::move(plan));
       }
   const auto devices = list_devices();
   const auto& dev = devices.front();
@@ -377,7 +372,9 @@ int validate_command(const ValidateArgs& a) {
       auto info = sim::describe_sim_run(w, workload_hash, gpu, o);
       info.workload_file = a.workload;
       info.started_at = store::utc_now_iso8601();
-      RunResult predicted = sim::run_workload(w, gpu, o, alone_cache);
+      const auto kept = prechecked.find({model, policy});
+      RunResult predicted =
+          kept != prechecked.end() ? std::move(kept->second) : sim::run_workload(w, gpu, o, alone_cache);
       info.finished_at = store::utc_now_iso8601();
       const bool time_shared = is_time_shared(predicted.schedule);
       const auto plan =

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/name_list.h"
 #include "sim/cli/commands.h"
 #include "sim/launch_priorities.h"
 #include "sim/runner.h"
@@ -42,10 +43,7 @@ void add_as_priorities_command(CLI::App& app) {
     if (a->policies == "all") {
       policies = sim::all_policy_names();
     } else {
-      std::string rest = a->policies;
-      for (std::size_t at; (at = rest.find(',')) != std::string::npos; rest.erase(0, at + 1))
-        policies.push_back(rest.substr(0, at));
-      policies.push_back(rest);
+      policies = split_name_list(a->policies);
     }
     const auto params = sim::parse_policy_sets(a->sets, policies, a->policies);
     sim::AloneTimeCache alone;

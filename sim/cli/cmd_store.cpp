@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "core/name_list.h"
 #include "core/store/report.h"
 #include "core/store/run_comparison.h"
 #include "core/store/store.h"
@@ -13,19 +14,6 @@
 
 namespace gpusched::cli {
 namespace {
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const auto p = s.find(',', start);
-    const auto part = s.substr(start, p == std::string::npos ? std::string::npos : p - start);
-    if (!part.empty()) out.push_back(part);
-    if (p == std::string::npos) break;
-    start = p + 1;
-  }
-  return out;
-}
 
 struct FilterArgs {
   store::RunFilter filter;
@@ -56,7 +44,7 @@ std::string stat_cell(const store::Stats& s) {
 void report(const std::string& db, const FilterArgs& f, const std::string& group_by, const std::string& format) {
   const auto store = store::Store::open(db, store::Store::Mode::ReadOnly);
   const auto runs = store.list_runs(f.filter);
-  const auto fields = split_list(group_by);
+  const auto fields = split_name_list(group_by);
   const auto groups = store::group_runs(runs, fields);
   const auto& metrics = store::report_metrics();
   if (format == "csv") {
