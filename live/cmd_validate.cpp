@@ -53,6 +53,7 @@ struct ValidateArgs {
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
        in_order_starts = false, green_samples = false;
+  std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
   int repeat = 1;                  // the rows' repeat column
@@ -206,6 +207,8 @@ int validate_command(const ValidateArgs& a) {
     throw std::invalid_argument(
         "--green-samples: only with --executor native (samples in a plan carried out by "
         "the hardware's dispatch)");
+  if (a.sample_gate != "all" && !a.green_samples)
+    throw std::invalid_argument("--sample-gate: only with --green-samples");
   if (a.green_samples && a.no_green_contexts)
     throw std::invalid_argument("--green-samples needs green contexts; it cannot go with --no-green-contexts");
   // The plans predicted here are kept for the executions below (same options, so the same plans).
@@ -445,7 +448,11 @@ int validate_command(const ValidateArgs& a) {
             const GreenContext& ctx = green->context({group});
             if (no.samples.empty()) no.samples.resize(samples.size());
             sample_streams.push_back(green->create_stream(ctx, prio_greatest));
-            no.samples[i] = {sample_streams.back(), samples[i]->blocks};
+            no.samples[i] = {sample_streams.back(), samples[i]->blocks, nullptr};
+            if (a.sample_gate == "first" && samples[i]->blocks > 1) {
+              sample_streams.push_back(green->create_stream(ctx, prio_greatest));
+              no.samples[i].others = sample_streams.back();
+            }
             sampled_on.push_back(ctx.sms);
           }
         }
@@ -647,6 +654,11 @@ void add_validate_command(CLI::App& app, int& result) {
       "With --executor native: run each planned sample (srtf: a launch's first blocks on one SM before it runs "
       "anywhere else) as a grid of its own in a 2-SM green context at the greatest priority, the rest of the "
       "launch behind it");
+  cmd->add_option("--sample-gate", a->sample_gate,
+                  "With --green-samples: the rest of a sampled launch waits for all its sample blocks (all) or for "
+                  "block 0 alone (first: the plan's prediction point), the others running beside it")
+      ->check(CLI::IsMember({"all", "first"}))
+      ->capture_default_str();
   cmd->add_flag("--no-lanes", a->no_lanes,
                 "Fused worker: one block per worker whatever its width, instead of two 128-thread blocks per worker "
                 "(one per half)");

@@ -4,7 +4,8 @@
 # priority and the rest of its launch behind it (`--green-samples`), against the same without (no split: the whole
 # launch at the plan's priority), on validate, live and bursts, REPEATS times interleaved. docs/validation.md, "Samples on a
 # green context". Rows in $OUT/srtf-samples-{split,whole}.csv, log in $OUT/srtf-samples.log. MODELS: the interference
-# models of the predictions (default none; e.g. MODELS="equivalent age").
+# models of the predictions (default none; e.g. MODELS="equivalent age"). CONFIGS: any of split, split-first (the rest
+# waits for the sample's block 0 alone: --sample-gate first) and whole (default "split whole").
 #   bash live/srtf-samples-on-device.sh TAG        (TAG: h100 or h200)
 set -uo pipefail
 tag=${1:?tag}
@@ -15,9 +16,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
     for w in ${WORKLOADS:-validate live bursts}; do
       any=""
       [[ $w == live ]] && any=--any-gpu
-      for cfg in split whole; do
+      for cfg in ${CONFIGS:-split whole}; do
         green=()
         [[ $cfg == split ]] && green=(--green-samples)
+        [[ $cfg == split-first ]] && green=(--green-samples --sample-gate first)
         echo "== $w srtf $cfg repeat $r"
         $bin validate -w "traces/workloads/$w-$tag.toml" --policy srtf --executor native "${green[@]}" \
           --interference ${MODELS:-none} $any --db "/tmp/srtf-$w.db" --csv "$out/srtf-samples-$cfg.csv" --repeat "$r" \

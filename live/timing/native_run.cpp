@@ -32,10 +32,12 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   std::vector<DeviceBlockRecord*> records(n, nullptr);
   std::vector<cudaStream_t> stream_of(n, nullptr);
   std::vector<cudaEvent_t> done(n, nullptr);
-  // Planned samples: the first blocks alone on their stream, their own records, an event the rest waits on.
-  std::vector<cudaStream_t> sample_stream(n, nullptr);
+  // Planned samples: the first blocks alone on their stream, their own records, an event the rest waits on. With a
+  // second sample stream, block 0 alone on the first (the event follows it: the plan's prediction is the first
+  // sample block's end) and blocks 1..k-1 on the second.
+  std::vector<cudaStream_t> sample_stream(n, nullptr), others_stream(n, nullptr);
   std::vector<int> sample_blocks(n, 0);
-  std::vector<DeviceBlockRecord*> sample_record(n, nullptr);
+  std::vector<DeviceBlockRecord*> sample_record(n, nullptr), others_record(n, nullptr);
   std::vector<cudaEvent_t> sampled(n, nullptr);
   if (!options.samples.empty() && options.samples.size() != n)
     throw LiveError("native run: one sample (or none) per launch");
@@ -44,21 +46,25 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     if (!x.stream || x.blocks < 1 || x.blocks >= launches[i].shape.blocks) continue;
     sample_stream[i] = static_cast<cudaStream_t>(x.stream);
     sample_blocks[i] = x.blocks;
+    if (x.others && x.blocks > 1) others_stream[i] = static_cast<cudaStream_t>(x.others);
   }
-  // Blocks [first, first + count) of launch i, with their records at `rec`.
+  // Blocks [first, first + count) of launch i, with their records at `rec`, on `stream`.
   struct Part {
     int first, count;
     DeviceBlockRecord* rec;
+    cudaStream_t stream;
   };
   auto parts = [&](std::size_t i) {
     std::vector<Part> out;
     const int blocks = launches[i].shape.blocks;
-    if (sample_stream[i]) {
-      out.push_back({0, sample_blocks[i], sample_record[i]});
-      out.push_back({sample_blocks[i], blocks - sample_blocks[i], records[i]});
-    } else {
-      out.push_back({0, blocks, records[i]});
+    const int k = sample_blocks[i];
+    if (others_stream[i]) {
+      out.push_back({0, 1, sample_record[i], sample_stream[i]});
+      out.push_back({1, k - 1, others_record[i], others_stream[i]});
+    } else if (sample_stream[i]) {
+      out.push_back({0, k, sample_record[i], sample_stream[i]});
     }
+    out.push_back({k, blocks - k, records[i], stream_of[i]});
     return out;
   };
   std::map<std::string, cudaStream_t> streams;
@@ -66,6 +72,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   auto cleanup = [&] {
     for (auto* r : records) cudaFree(r);
     for (auto* r : sample_record) cudaFree(r);
+    for (auto* r : others_record) cudaFree(r);
     for (auto e : done)
       if (e) cudaEventDestroy(e);
     for (auto e : sampled)
@@ -79,9 +86,14 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(blocks)));
       GPUSCHED_CUDA(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
       if (sample_stream[i]) {
-        GPUSCHED_CUDA(cudaMalloc(&sample_record[i], record_buffer_bytes(sample_blocks[i])));
-        GPUSCHED_CUDA(cudaMemset(sample_record[i], 0, record_buffer_bytes(sample_blocks[i])));
+        const int first = others_stream[i] ? 1 : sample_blocks[i];
+        GPUSCHED_CUDA(cudaMalloc(&sample_record[i], record_buffer_bytes(first)));
+        GPUSCHED_CUDA(cudaMemset(sample_record[i], 0, record_buffer_bytes(first)));
         GPUSCHED_CUDA(cudaEventCreateWithFlags(&sampled[i], cudaEventDisableTiming));
+      }
+      if (others_stream[i]) {
+        GPUSCHED_CUDA(cudaMalloc(&others_record[i], record_buffer_bytes(sample_blocks[i] - 1)));
+        GPUSCHED_CUDA(cudaMemset(others_record[i], 0, record_buffer_bytes(sample_blocks[i] - 1)));
       }
       if (!priorities.empty()) {  // a stream per launch at its priority; stream order through events (the DAG)
         cudaStream_t s = nullptr;
@@ -110,7 +122,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     // A sample's kernel is warmed in its green context as well (a context's first launch of a kernel loads it).
     std::vector<std::pair<const SuiteKernel*, cudaStream_t>> warmed;
     auto warm = [&](std::size_t i, cudaStream_t s, int blocks, DeviceBlockRecord* rec) {
-      const bool in_sample_context = s == sample_stream[i];
+      const bool in_sample_context = s == sample_stream[i] || s == others_stream[i];
       const auto key = std::make_pair(static_cast<const SuiteKernel*>(launches[i].kernel),
                                       in_sample_context ? s : cudaStream_t{nullptr});
       if (std::find(warmed.begin(), warmed.end(), key) != warmed.end()) return;
@@ -120,8 +132,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       launches[i].kernel->launch(shape, 0, rec, s);
     };
     for (std::size_t i = 0; i < n; ++i) {
-      for (const Part& part : parts(i))
-        warm(i, part.first == 0 && sample_stream[i] ? sample_stream[i] : stream_of[i], part.count, part.rec);
+      for (const Part& part : parts(i)) warm(i, part.stream, part.count, part.rec);
     }
     GPUSCHED_CUDA(cudaDeviceSynchronize());
     for (std::size_t i = 0; i < n; ++i)
@@ -141,26 +152,24 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       out.called[i] = called - t0;
       for (const std::size_t p : w.dag.predecessors(i)) {
         if (stream_of[p] != stream_of[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], done[p], 0));
-        if (sample_stream[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(sample_stream[i], done[p], 0));
+        for (cudaStream_t s : {sample_stream[i], others_stream[i]})
+          if (s) GPUSCHED_CUDA(cudaStreamWaitEvent(s, done[p], 0));
       }
-      if (sample_stream[i]) {  // the sample first, then the rest behind it
-        LaunchShape sample = launches[i].shape;
-        sample.blocks = sample_blocks[i];
-        launches[i].kernel->launch(sample, 0, sample_record[i], sample_stream[i]);
-        GPUSCHED_CUDA(cudaEventRecord(sampled[i], sample_stream[i]));
-        GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], sampled[i], 0));
-        LaunchShape rest = launches[i].shape;
-        rest.blocks -= sample_blocks[i];
-        launches[i].kernel->launch(rest, sample_blocks[i], records[i], stream_of[i]);
-      } else {
-        launches[i].kernel->launch(launches[i].shape, 0, records[i], stream_of[i]);
+      // The sample first (the event after its first grid), then the rest behind it.
+      for (const Part& part : parts(i)) {
+        LaunchShape shape = launches[i].shape;
+        shape.blocks = part.count;
+        if (part.stream == stream_of[i] && sampled[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], sampled[i], 0));
+        launches[i].kernel->launch(shape, part.first, part.rec, part.stream);
+        if (part.first == 0 && sampled[i]) GPUSCHED_CUDA(cudaEventRecord(sampled[i], part.stream));
       }
       out.call_ns.push_back(host_now_ns() - called);
       GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
     }
     for (auto s : owned) wait_for(s, timeout_s, "native run of " + w.name);
-    for (auto s : sample_stream)
-      if (s) wait_for(s, timeout_s, "native run of " + w.name);
+    for (const auto* list : {&sample_stream, &others_stream})
+      for (auto s : *list)
+        if (s) wait_for(s, timeout_s, "native run of " + w.name);
 
     const std::int64_t origin = t0 + sync.offset_ns;  // the host's t = 0 on the GPU clock
     for (std::size_t i = 0; i < n; ++i) {

@@ -37,6 +37,9 @@ struct NativeRunOptions {
   struct Sample {
     void* stream = nullptr;  // a cudaStream_t; null: no sample
     int blocks = 0;
+    // Another stream of the same green context, or null. When set, only block 0 runs on `stream` and the rest of the
+    // launch waits for it alone (the plan's prediction is its first sample block's end); blocks 1..blocks-1 run here.
+    void* others = nullptr;
   };
   std::vector<Sample> samples;
 };
