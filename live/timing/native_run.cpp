@@ -38,7 +38,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   std::vector<cudaStream_t> sample_stream(n, nullptr), others_stream(n, nullptr);
   std::vector<int> sample_blocks(n, 0);
   std::vector<DeviceBlockRecord*> sample_record(n, nullptr), others_record(n, nullptr);
-  std::vector<cudaEvent_t> sampled(n, nullptr);
+  std::vector<cudaEvent_t> sampled(n, nullptr), others_done(n, nullptr);
   if (!options.samples.empty() && options.samples.size() != n)
     throw LiveError("native run: one sample (or none) per launch");
   for (std::size_t i = 0; i < options.samples.size(); ++i) {
@@ -75,8 +75,9 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     for (auto* r : others_record) cudaFree(r);
     for (auto e : done)
       if (e) cudaEventDestroy(e);
-    for (auto e : sampled)
-      if (e) cudaEventDestroy(e);  // destroying a null event is an error that the next cudaGetLastError would report
+    for (const auto* list : {&sampled, &others_done})
+      for (auto e : *list)
+        if (e) cudaEventDestroy(e);  // destroying a null event is an error that the next cudaGetLastError would report
     for (auto s : owned) cudaStreamDestroy(s);
   };
   try {
@@ -94,6 +95,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       if (others_stream[i]) {
         GPUSCHED_CUDA(cudaMalloc(&others_record[i], record_buffer_bytes(sample_blocks[i] - 1)));
         GPUSCHED_CUDA(cudaMemset(others_record[i], 0, record_buffer_bytes(sample_blocks[i] - 1)));
+        GPUSCHED_CUDA(cudaEventCreateWithFlags(&others_done[i], cudaEventDisableTiming));
       }
       if (!priorities.empty()) {  // a stream per launch at its priority; stream order through events (the DAG)
         cudaStream_t s = nullptr;
@@ -164,6 +166,10 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
         if (part.first == 0 && sampled[i]) GPUSCHED_CUDA(cudaEventRecord(sampled[i], part.stream));
       }
       out.call_ns.push_back(host_now_ns() - called);
+      if (others_done[i]) {  // the launch is done when blocks 1..k-1 of its sample are too
+        GPUSCHED_CUDA(cudaEventRecord(others_done[i], others_stream[i]));
+        GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], others_done[i], 0));
+      }
       GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
     }
     for (auto s : owned) wait_for(s, timeout_s, "native run of " + w.name);
