@@ -25,6 +25,8 @@
 #include "live/executor/executor.h"
 #include "live/executor/fused_executor.h"
 #include "live/executor/fused_plan.h"
+#include "live/executor/green_contexts.h"
+#include "live/executor/green_cover.h"
 #include "live/executor/measured_run.h"
 #include "live/executor/plan.h"
 #include "live/executor/plan_adherence.h"
@@ -213,6 +215,7 @@ int validate_command(const ValidateArgs& a) {
     throw std::invalid_argument("--green-samples needs green contexts; it cannot go with --no-green-contexts");
   // The plans predicted here are kept for the executions below (same options, so the same plans).
   std::map<std::pair<std::string, std::string>, RunResult> prechecked;  // (model, policy)
+  sim::AloneTimeCache alone_cache;
   if (a.executor == "native")
     for (const auto& m : models)
       for (const auto& p : policies) {
@@ -222,8 +225,7 @@ int validate_command(const ValidateArgs& a) {
         if (const auto it = policy_params.find(p); it != policy_params.end()) o.policy_params = it->second;
         o.interference = m;
         o.seed = a.seed;
-        sim::AloneTimeCache cache;
-        RunResult plan = sim::run_workload(w, gpu, o, cache);
+        RunResult plan = sim::run_workload(w, gpu, o, alone_cache);
         if (is_time_shared(plan.schedule) || !sim::runs_blocks_whole(plan))
           throw std::invalid_argument(fmt::format(
               "--executor native: {}'s plan (interference {}) {}, which the hardware's dispatch cannot do", p, m,
@@ -301,7 +303,6 @@ int validate_command(const ValidateArgs& a) {
   }
 
   const std::string workload_hash = workload_content_hash(w);
-  sim::AloneTimeCache alone_cache;
   ExecutorOptions eo;
   eo.timeout_s = a.timeout_s;
   eo.green = green.get();
@@ -440,12 +441,10 @@ int validate_command(const ValidateArgs& a) {
           const auto samples = sim::planned_samples(predicted);
           for (std::size_t i = 0; i < samples.size(); ++i) {
             if (!samples[i]) continue;
-            const auto& groups = green->group_sms();
-            int group = 0;
-            for (std::size_t g = 0; g < groups.size(); ++g)
-              if (std::find(groups[g].begin(), groups[g].end(), samples[i]->sm) != groups[g].end())
-                group = static_cast<int>(g);
-            const GreenContext& ctx = green->context({group});
+            std::vector<std::uint8_t> wanted(static_cast<std::size_t>(samples[i]->sm) + 1, 0);
+            wanted.back() = 1;
+            const auto groups = covering_groups(green->group_sms(), wanted);  // the group holding the sample SM
+            const GreenContext& ctx = green->context({groups.empty() ? 0 : groups.front()});
             if (no.samples.empty()) no.samples.resize(samples.size());
             sample_streams.push_back(green->create_stream(ctx, prio_greatest));
             no.samples[i] = {sample_streams.back(), samples[i]->blocks, nullptr};
