@@ -120,7 +120,7 @@ int native_command(const NativeArgs& a) {
     info.workload_file = a.workload;
     info.started_at = store::utc_now_iso8601();
     NativeExecution ex =
-        run_native(w, launches, {a.timeout_s, priorities, static_cast<TimeNs>(a.lead_in_us * 1000.0), {}});
+        run_native(w, launches, {a.timeout_s, priorities, static_cast<TimeNs>(a.lead_in_us * 1000.0), {}, {}});
     RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
     measured.policy = "native";
     if (r == 1 && !a.timeline.empty()) {

@@ -36,6 +36,7 @@
 #include "live/workload_loading.h"
 #include "sim/duration_model.h"
 #include "sim/launch_priorities.h"
+#include "sim/planned_parts.h"
 #include "sim/registry.h"
 #include "sim/run_identity.h"
 #include "sim/runner.h"
@@ -54,7 +55,7 @@ struct ValidateArgs {
   int alone_repeats = 11;
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
-       in_order_starts = false, green_samples = false;
+       in_order_starts = false, green_samples = false, green_parts = false;
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
@@ -213,6 +214,14 @@ int validate_command(const ValidateArgs& a) {
     throw std::invalid_argument("--sample-gate: only with --green-samples");
   if (a.green_samples && a.no_green_contexts)
     throw std::invalid_argument("--green-samples needs green contexts; it cannot go with --no-green-contexts");
+  if (a.green_parts && a.executor != "native")
+    throw std::invalid_argument(
+        "--green-parts: only with --executor native (a plan's partitions carried out by the hardware's dispatch in "
+        "green contexts)");
+  if (a.green_parts && a.green_samples)
+    throw std::invalid_argument("--green-parts and --green-samples cannot go together");
+  if (a.green_parts && a.no_green_contexts)
+    throw std::invalid_argument("--green-parts needs green contexts; it cannot go with --no-green-contexts");
   // The plans predicted here are kept for the executions below (same options, so the same plans).
   std::map<std::pair<std::string, std::string>, RunResult> prechecked;  // (model, policy)
   sim::AloneTimeCache alone_cache;
@@ -415,6 +424,8 @@ int validate_command(const ValidateArgs& a) {
                      fused_refused);
       ExecutionResult ex;
       std::vector<std::vector<int>> sampled_on;  // natively: each planned sample's green context's SMs
+      int cut_launches = 0, parts_issued = 0, confined_parts = 0;  // natively with --green-parts
+      std::string host_calls;                                      // the host's side of a run with parts
       if (fused) {
         fused_body_factors();  // before this execution (its fault injection is this execution's)
         ex = execute_fused_plan(build_fused_plan(predicted.schedule, w.launches.size(), gpu.sm_count), exec, eo);
@@ -455,8 +466,46 @@ int validate_command(const ValidateArgs& a) {
             sampled_on.push_back(ctx.sms);
           }
         }
+        // A plan that partitions the SMs (spatial) gets each launch cut where its partition changes, each part a grid
+        // of its own in a green context of the SMs the plan runs it on, issued when the plan starts it less the GPU's
+        // launch latency (docs/validation.md, "Partitions on green contexts"). Only on request (--green-parts).
+        if (green && a.green_parts && !orders_whole_launches(policy)) {
+          const auto cut = sim::planned_parts(predicted);
+          no.parts.resize(cut.size());
+          for (std::size_t i = 0; i < cut.size(); ++i) {
+            if (cut[i].size() < 2) continue;  // one part: the launch as it is
+            const int prio = priorities.empty() ? 0 : priorities[i];
+            for (std::size_t j = 0; j < cut[i].size(); ++j) {
+              const auto& part = cut[i][j];
+              std::vector<std::uint8_t> wanted(static_cast<std::size_t>(part.sms.back()) + 1, 0);
+              for (const int sm : part.sms) wanted[static_cast<std::size_t>(sm)] = 1;
+              const auto groups = covering_groups(green->group_sms(), wanted);
+              cudaStream_t s = nullptr;
+              if (groups.empty()) {
+                GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, prio));
+              } else {
+                s = green->create_stream(green->context(groups), prio);
+                ++confined_parts;
+              }
+              sample_streams.push_back(s);
+              const TimeNs issue = j == 0 ? 0 : std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
+              no.parts[i].push_back({s, part.first, part.blocks, issue});
+              ++parts_issued;
+            }
+            ++cut_launches;
+          }
+        }
         try {
-          ex.schedule = run_native(w, native_launches, no).schedule;
+          NativeExecution nx = run_native(w, native_launches, no);
+          ex.schedule = std::move(nx.schedule);
+          if (!no.parts.empty() && !nx.call_ns.empty()) {
+            std::vector<double> calls;
+            for (const TimeNs c : nx.call_ns) calls.push_back(static_cast<double>(c) / 1e3);
+            host_calls =
+                fmt::format("launch calls median {:.1f} us, longest {:.1f} us; latest call {:.1f} us after its time",
+                            nearest_rank(calls, 0.5), *std::max_element(calls.begin(), calls.end()),
+                            static_cast<double>(nx.max_issue_lag) / 1e3);
+          }
         } catch (...) {
           for (auto s : sample_streams) cudaStreamDestroy(s);
           throw;
@@ -558,6 +607,12 @@ int validate_command(const ValidateArgs& a) {
             "  {} planned samples: each launch's sample blocks alone in a green context of {} SMs ({}-{} for the "
             "first) at the greatest priority, its other blocks behind them\n",
             sampled_on.size(), sampled_on.front().size(), sampled_on.front().front(), sampled_on.front().back());
+      if (cut_launches)
+        fmt::print(
+            "  {} launches cut where the plan's partition changes: {} parts, each a grid of its own issued at its "
+            "planned start, {} of them in a green context of their planned SMs\n",
+            cut_launches, parts_issued, confined_parts);
+      if (!host_calls.empty()) fmt::print("  host: {}\n", host_calls);
       if (replay)
         fmt::print(
             "  the dispatcher with the plan's stream priorities replays it within {:.1f} % median / {:.1f} % p90 "
@@ -653,6 +708,9 @@ void add_validate_command(CLI::App& app, int& result) {
       "With --executor native: run each planned sample (srtf: a launch's first blocks on one SM before it runs "
       "anywhere else) as a grid of its own in a 2-SM green context at the greatest priority, the rest of the "
       "launch behind it");
+  cmd->add_flag("--green-parts", a->green_parts,
+                "With --executor native: cut each launch where the plan's SM partition changes (spatial) and run every "
+                "part as a grid of its own in a green context of its planned SMs, issued at its planned start");
   cmd->add_option("--sample-gate", a->sample_gate,
                   "With --green-samples: the rest of a sampled launch waits for all its sample blocks (all) or for "
                   "block 0 alone (first: the plan's prediction point), the others running beside it")

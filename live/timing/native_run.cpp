@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 
 #include "live/cuda_check.h"
 #include "live/suite_binding.h"
@@ -20,14 +19,59 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   const std::size_t n = w.launches.size();
   // A launch can be issued once its arrival has come and every launch it waits on has been issued (an `after`
   // may name a later launch): the host issues in that order.
-  std::vector<TimeNs> issue_at(n, 0);
-  for (const std::size_t i : w.dag.release_order()) {
-    issue_at[i] = w.launches[i].arrival;
-    for (const std::size_t p : w.dag.predecessors(i)) issue_at[i] = std::max(issue_at[i], issue_at[p]);
+  if (!options.parts.empty() && options.parts.size() != n) throw LiveError("native run: one list of parts per launch");
+  if (!options.parts.empty() && !options.samples.empty())
+    throw LiveError("native run: a launch's samples and its parts cannot go together");
+  const auto partitioned = [&](std::size_t i) { return !options.parts.empty() && !options.parts[i].empty(); };
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!partitioned(i)) continue;
+    int next = 0;
+    for (const auto& part : options.parts[i]) {
+      if (!part.stream || part.first != next || part.blocks < 1)
+        throw LiveError(fmt::format(
+            "native run: the parts of launch '{}' are not its blocks in order, each on a stream", w.launches[i].id));
+      next += part.blocks;
+    }
+    if (next != launches[i].shape.blocks)
+      throw LiveError(fmt::format("native run: the parts of launch '{}' hold {} blocks, not its {}", w.launches[i].id,
+                                  next, launches[i].shape.blocks));
   }
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return issue_at[a] < issue_at[b]; });
+  // A launch can be issued once its arrival has come and every launch it waits on has been issued (an `after`
+  // may name a later launch): the host issues in that order. A part is issued at its own time but not before its
+  // launch; a launch waits for its predecessors' last parts (their done events are recorded there).
+  std::vector<TimeNs> issue_at(n, 0), last_issue(n, 0);
+  std::vector<std::size_t> rank(n, 0);
+  {
+    std::size_t r = 0;
+    for (const std::size_t i : w.dag.release_order()) {
+      rank[i] = r++;
+      issue_at[i] = w.launches[i].arrival;
+      for (const std::size_t p : w.dag.predecessors(i)) issue_at[i] = std::max(issue_at[i], last_issue[p]);
+      last_issue[i] = issue_at[i];
+      if (partitioned(i))
+        for (const auto& part : options.parts[i]) last_issue[i] = std::max(last_issue[i], part.issue_at);
+    }
+  }
+  // What the host issues, in time order: a launch (all of it, or its samples and the rest), or one of its parts.
+  struct Item {
+    TimeNs at;
+    std::size_t launch;
+    int part;  // -1: the whole launch
+  };
+  std::vector<Item> order;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!partitioned(i)) {
+      order.push_back({issue_at[i], i, -1});
+      continue;
+    }
+    for (std::size_t j = 0; j < options.parts[i].size(); ++j)
+      order.push_back({std::max(issue_at[i], options.parts[i][j].issue_at), i, static_cast<int>(j)});
+  }
+  std::stable_sort(order.begin(), order.end(), [&](const Item& a, const Item& b) {
+    if (a.at != b.at) return a.at < b.at;
+    if (a.launch != b.launch) return rank[a.launch] < rank[b.launch];
+    return a.part < b.part;
+  });
 
   std::vector<DeviceBlockRecord*> records(n, nullptr);
   std::vector<cudaStream_t> stream_of(n, nullptr);
@@ -54,8 +98,17 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     DeviceBlockRecord* rec;
     cudaStream_t stream;
   };
+  std::vector<std::vector<DeviceBlockRecord*>> part_record(n);
+  std::vector<std::vector<cudaEvent_t>> part_done(n);
   auto parts = [&](std::size_t i) {
     std::vector<Part> out;
+    if (partitioned(i)) {
+      for (std::size_t j = 0; j < options.parts[i].size(); ++j) {
+        const auto& part = options.parts[i][j];
+        out.push_back({part.first, part.blocks, part_record[i][j], static_cast<cudaStream_t>(part.stream)});
+      }
+      return out;
+    }
     const int blocks = launches[i].shape.blocks;
     const int k = sample_blocks[i];
     if (others_stream[i]) {
@@ -73,6 +126,11 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     for (auto* r : records) cudaFree(r);
     for (auto* r : sample_record) cudaFree(r);
     for (auto* r : others_record) cudaFree(r);
+    for (const auto& list : part_record)
+      for (auto* r : list) cudaFree(r);
+    for (const auto& list : part_done)
+      for (auto e : list)
+        if (e) cudaEventDestroy(e);
     for (auto e : done)
       if (e) cudaEventDestroy(e);
     for (const auto* list : {&sampled, &others_done})
@@ -82,9 +140,19 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   };
   try {
     for (std::size_t i = 0; i < n; ++i) {
-      const int blocks = launches[i].shape.blocks - sample_blocks[i];
-      GPUSCHED_CUDA(cudaMalloc(&records[i], record_buffer_bytes(blocks)));
-      GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(blocks)));
+      if (partitioned(i)) {
+        for (const auto& part : options.parts[i]) {
+          part_record[i].push_back(nullptr);
+          GPUSCHED_CUDA(cudaMalloc(&part_record[i].back(), record_buffer_bytes(part.blocks)));
+          GPUSCHED_CUDA(cudaMemset(part_record[i].back(), 0, record_buffer_bytes(part.blocks)));
+          part_done[i].push_back(nullptr);
+          GPUSCHED_CUDA(cudaEventCreateWithFlags(&part_done[i].back(), cudaEventDisableTiming));
+        }
+      } else {
+        const int blocks = launches[i].shape.blocks - sample_blocks[i];
+        GPUSCHED_CUDA(cudaMalloc(&records[i], record_buffer_bytes(blocks)));
+        GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(blocks)));
+      }
       GPUSCHED_CUDA(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
       if (sample_stream[i]) {
         const int first = others_stream[i] ? 1 : sample_blocks[i];
@@ -124,7 +192,8 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     // A sample's kernel is warmed in its green context as well (a context's first launch of a kernel loads it).
     std::vector<std::pair<const SuiteKernel*, cudaStream_t>> warmed;
     auto warm = [&](std::size_t i, cudaStream_t s, int blocks, DeviceBlockRecord* rec) {
-      const bool in_sample_context = s == sample_stream[i] || s == others_stream[i];
+      const bool in_sample_context = s == sample_stream[i] || s == others_stream[i] || partitioned(i);
+      if (partitioned(i)) blocks = 1;  // a part's stream is in a context of its own: one block loads the kernel there
       const auto key = std::make_pair(static_cast<const SuiteKernel*>(launches[i].kernel),
                                       in_sample_context ? s : cudaStream_t{nullptr});
       if (std::find(warmed.begin(), warmed.end(), key) != warmed.end()) return;
@@ -145,11 +214,30 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     out.clock_uncertainty = sync.rtt_ns / 2;
     out.called.assign(n, 0);
     const std::int64_t t0 = host_now_ns() + options.lead_in_ns;  // the host's t = 0, a little ahead to get going
-    for (const std::size_t i : order) {
-      const std::int64_t due = t0 + issue_at[i];
+    for (const Item& item : order) {
+      const std::size_t i = item.launch;
+      const std::int64_t due = t0 + item.at;
       while (host_now_ns() < due) {
       }
       const std::int64_t called = host_now_ns();
+      if (item.part >= 0) {  // one part of a partitioned launch: a grid of its own, on its own stream
+        const auto j = static_cast<std::size_t>(item.part);
+        const auto& part = options.parts[i][j];
+        const auto stream = static_cast<cudaStream_t>(part.stream);
+        out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
+        if (j == 0) out.called[i] = called - t0;
+        for (const std::size_t p : w.dag.predecessors(i)) GPUSCHED_CUDA(cudaStreamWaitEvent(stream, done[p], 0));
+        LaunchShape shape = launches[i].shape;
+        shape.blocks = part.blocks;
+        launches[i].kernel->launch(shape, part.first, part_record[i][j], stream);
+        GPUSCHED_CUDA(cudaEventRecord(part_done[i][j], stream));
+        out.call_ns.push_back(host_now_ns() - called);
+        if (j + 1 == options.parts[i].size()) {  // the launch is done when all its parts are
+          for (auto e : part_done[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], e, 0));
+          GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
+        }
+        continue;
+      }
       out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
       out.called[i] = called - t0;
       for (const std::size_t p : w.dag.predecessors(i)) {
@@ -176,6 +264,10 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     for (const auto* list : {&sample_stream, &others_stream})
       for (auto s : *list)
         if (s) wait_for(s, timeout_s, "native run of " + w.name);
+    for (std::size_t i = 0; i < n; ++i)
+      if (partitioned(i))
+        for (const auto& part : options.parts[i])
+          wait_for(static_cast<cudaStream_t>(part.stream), timeout_s, "native run of " + w.name);
 
     const std::int64_t origin = t0 + sync.offset_ns;  // the host's t = 0 on the GPU clock
     for (std::size_t i = 0; i < n; ++i) {

@@ -21,9 +21,9 @@ struct NativeLaunch {
 
 struct NativeExecution {
   Schedule schedule;             // every block, from the host's t = 0 on the GPU clock
-  TimeNs max_issue_lag = 0;      // the latest a launch call came after its arrival (the host's own delay)
+  TimeNs max_issue_lag = 0;      // the latest a launch (or part) call came after its time (the host's own delay)
   TimeNs clock_uncertainty = 0;  // half the clock synchronisation's round trip
-  std::vector<TimeNs> call_ns;   // per launch in issue order: how long the launch call took on the host
+  std::vector<TimeNs> call_ns;   // per launch (per part, of a launch in parts) in issue order: the host's launch call
   std::vector<TimeNs> called;    // per launch: when the host called the launch, from t = 0 (its issue lag included)
 };
 
@@ -42,6 +42,17 @@ struct NativeRunOptions {
     void* others = nullptr;
   };
   std::vector<Sample> samples;
+  // Empty, or one list per launch (not with `samples`): a launch with parts runs each as a grid of its own, blocks
+  // first..first+blocks-1, on the part's stream (a green context's of the SMs the plan gives it: sim::planned_parts),
+  // issued `issue_at` after the host's t = 0 but not before the launch itself. The parts cover the launch's blocks in
+  // order; each waits for the launch's predecessors; the launch is done when every part has ended.
+  struct Part {
+    void* stream = nullptr;  // a cudaStream_t, one per part
+    int first = 0;
+    int blocks = 0;
+    TimeNs issue_at = 0;
+  };
+  std::vector<std::vector<Part>> parts;
 };
 
 // Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`. With `priorities` (one CUDA stream

@@ -1,0 +1,27 @@
+// A plan's launches cut where its SM partition changes (docs/validation.md, "Partitions on green contexts"), so that
+// the hardware can carry out a spatial plan: each part is a range of a launch's blocks that the plan runs on one set
+// of SMs, as a grid of its own in a green context of those SMs, issued when the plan starts its first block.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/run_result.h"
+#include "core/time.h"
+
+namespace gpusched::sim {
+
+struct PlannedPart {
+  std::int32_t first = 0;  // blocks first..first+blocks-1 of the launch
+  std::int32_t blocks = 0;
+  std::vector<int> sms;  // the SMs the plan runs them on, ascending
+  TimeNs start = 0;      // the plan's start of the part's first block
+};
+
+// Per launch, its parts in block order. The plan's SM partition changes only where some launch starts its first
+// block, starts its last or ends (spatial repartitions when a launch is released, finishes issuing or finishes); a
+// launch's blocks that start between two such instants are one part, and neighbouring parts on the same SMs are
+// merged. Empty for a launch whose parts would not be block ranges (a plan that starts its blocks out of index
+// order), and for every launch of a plan over several GPUs or one that runs a block in several pieces.
+std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan);
+
+}  // namespace gpusched::sim

@@ -1,0 +1,110 @@
+// A plan's launches cut where its SM partition changes (sim/planned_parts.h), for carrying out spatial plans in green
+// contexts: hand-written plans, and spatial's plan of validate-h100.
+#include <gtest/gtest.h>
+
+#include "sim/planned_parts.h"
+#include "test_helpers.h"
+
+using namespace gpusched;
+using namespace gpusched::sim;
+
+namespace {
+RunResult launches_finishing_at(const std::vector<TimeNs>& finish) {
+  RunResult r;
+  for (const TimeNs f : finish) {
+    LaunchOutcome o;
+    o.finish = f;
+    r.launches.push_back(o);
+  }
+  return r;
+}
+}  // namespace
+
+TEST(PlannedParts, ALaunchIsCutWhereThePartitionChanges) {
+  // Four SMs. Launch 0: blocks 0-3 at t = 0 on SMs 0-3, blocks 4-5 at 100 on SMs 0-1; it ends at 200. Launch 1 starts
+  // at 100 (blocks 0-1 on SMs 2-3) and gets SMs 0-1 at 200 (blocks 2-3); it ends at 300.
+  RunResult r = launches_finishing_at({200, 300});
+  for (std::int32_t b = 0; b < 4; ++b)
+    r.schedule.pieces.push_back(BlockPiece{0, 100, 0, b, 0, static_cast<std::int16_t>(b)});
+  r.schedule.pieces.push_back(BlockPiece{100, 200, 0, 4, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{100, 200, 0, 5, 0, 1});
+  r.schedule.pieces.push_back(BlockPiece{100, 250, 1, 0, 0, 2});
+  r.schedule.pieces.push_back(BlockPiece{100, 250, 1, 1, 0, 3});
+  r.schedule.pieces.push_back(BlockPiece{200, 300, 1, 2, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{200, 300, 1, 3, 0, 1});
+  // Instants: launch 0's first start 0, last start 100, end 200; launch 1's 100, 200, 300. Launch 0's blocks start in
+  // [0, 100) (blocks 0-3, SMs 0-3) and [100, 200) (blocks 4-5, SMs 0-1); launch 1's in [100, 200) (blocks 0-1, SMs
+  // 2-3) and [200, 300) (blocks 2-3, SMs 0-1).
+  const auto p = planned_parts(r);
+  ASSERT_EQ(p.size(), 2u);
+  ASSERT_EQ(p[0].size(), 2u);
+  EXPECT_EQ(p[0][0].first, 0);
+  EXPECT_EQ(p[0][0].blocks, 4);
+  EXPECT_EQ(p[0][0].sms, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(p[0][0].start, 0);
+  EXPECT_EQ(p[0][1].first, 4);
+  EXPECT_EQ(p[0][1].blocks, 2);
+  EXPECT_EQ(p[0][1].sms, (std::vector<int>{0, 1}));
+  EXPECT_EQ(p[0][1].start, 100);
+  ASSERT_EQ(p[1].size(), 2u);
+  EXPECT_EQ(p[1][0].first, 0);
+  EXPECT_EQ(p[1][0].blocks, 2);
+  EXPECT_EQ(p[1][0].sms, (std::vector<int>{2, 3}));
+  EXPECT_EQ(p[1][1].first, 2);
+  EXPECT_EQ(p[1][1].blocks, 2);
+  EXPECT_EQ(p[1][1].sms, (std::vector<int>{0, 1}));
+  EXPECT_EQ(p[1][1].start, 200);
+}
+
+TEST(PlannedParts, PartsOnTheSameSmsAreMergedAndOutOfOrderBlocksAreNotCut) {
+  // Launch 0 runs on SM 0 throughout: blocks 0 at 0, 1 at 50, 2 at 150; launch 1's start (50) and end (150) cut
+  // nothing of it, since its SMs stay the same: one part of 3 blocks. Launch 1 starts block 1 before block 0: no grid
+  // of its own can carry out a part, so it has none.
+  RunResult r = launches_finishing_at({200, 150});
+  r.schedule.pieces.push_back(BlockPiece{0, 50, 0, 0, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{50, 150, 0, 1, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{150, 200, 0, 2, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{50, 100, 1, 1, 0, 1});
+  r.schedule.pieces.push_back(BlockPiece{100, 150, 1, 0, 0, 1});
+  const auto p = planned_parts(r);
+  ASSERT_EQ(p[0].size(), 1u);
+  EXPECT_EQ(p[0][0].blocks, 3);
+  EXPECT_EQ(p[0][0].sms, (std::vector<int>{0}));
+  EXPECT_TRUE(p[1].empty());
+}
+
+TEST(PlannedParts, BlocksInPiecesOrOnSeveralGpusAreNotCut) {
+  RunResult r = launches_finishing_at({100});
+  r.schedule.pieces.push_back(BlockPiece{0, 50, 0, 0, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{0, 100, 0, 1, 1, 0});  // on the second GPU
+  EXPECT_TRUE(planned_parts(r)[0].empty());
+}
+
+TEST(PlannedParts, SpatialCutsValidateH100WhereItRepartitions) {
+  // validate-h100 under spatial (interference none): sgemm has the GPU to itself until mriq's release, then half
+  // (SMs 0-65) until stencil's; every block of every launch is in exactly one part, the parts in block order.
+  const auto loaded = load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/validate-h100.toml", "",
+                                            nullptr, "--gpu", "");
+  RunOptions o;
+  o.policy = "spatial";
+  o.interference = "none";
+  AloneTimeCache cache;
+  const RunResult plan = run_workload(loaded.workload, loaded.gpu, o, cache);
+  const auto p = planned_parts(plan);
+  ASSERT_EQ(p.size(), 9u);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    ASSERT_FALSE(p[i].empty()) << loaded.workload.launches[i].id;
+    std::int32_t next = 0;
+    for (const auto& part : p[i]) {
+      EXPECT_EQ(part.first, next);
+      EXPECT_GT(part.blocks, 0);
+      next += part.blocks;
+    }
+    EXPECT_EQ(next, plan.launches[i].blocks) << loaded.workload.launches[i].id;
+  }
+  ASSERT_GE(p[0].size(), 2u);
+  EXPECT_EQ(p[0][0].sms.size(), 132u);
+  EXPECT_EQ(p[0][1].sms.size(), 66u);
+  EXPECT_EQ(p[0][1].sms.front(), 0);
+  EXPECT_EQ(p[0][1].sms.back(), 65);
+}
