@@ -42,7 +42,13 @@
 #include "sim/runner.h"
 
 namespace gpusched::live {
+
+// --executor auto carries a plan out in parts (--green-parts) only when the host can issue them in time: at most this
+// many parts a millisecond of the plan, on average (a launch call takes the host 5-8 us on an H100;
+// docs/validation.md, "Partitions on green contexts").
 namespace {
+
+constexpr double kAutoPartsPerMs = 50;
 
 struct ValidateArgs {
   std::string workload, gpu, db, policies = "all";
@@ -411,10 +417,30 @@ int validate_command(const ValidateArgs& a) {
       if (!time_shared && !one_launch && !orders_whole_launches(policy) &&
           (a.executor == "native" || a.executor == "auto") && sim::runs_blocks_whole(predicted))
         replay = sim::replay_as_priorities(w, gpu, predicted, o, prio_least - prio_greatest + 1, alone_cache);
+      const bool replayed = replay && sim::replay_within(*replay);
+      // Beyond those, auto cuts a plan whose blocks each run in one piece where its SM partition changes and lets the
+      // hardware carry the parts out in green contexts of their planned SMs (as --green-parts does), when the host can
+      // issue them in time: at most kAutoPartsPerMs parts a millisecond of the plan (docs/validation.md, "Partitions
+      // on green contexts": beyond that, on bursts-h100, the fused worker did better).
+      std::vector<std::vector<sim::PlannedPart>> cut;
+      bool in_parts = false;
+      if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && sim::runs_blocks_whole(predicted) &&
+          (a.green_parts || (a.executor == "auto" && !replayed))) {
+        cut = sim::planned_parts(predicted);
+        std::size_t parts = 0;
+        bool every_launch = true;
+        for (const auto& c : cut) {
+          parts += c.size();
+          every_launch = every_launch && !c.empty();
+        }
+        const double plan_ms = static_cast<double>(std::max<TimeNs>(1, predicted.metrics.makespan)) / 1e6;
+        in_parts = a.green_parts ||
+                   (every_launch && parts > 0 && static_cast<double>(parts) / plan_ms <= kAutoPartsPerMs);
+      }
       const bool native =
           !time_shared &&
           (a.executor == "native" ||
-           (a.executor == "auto" && (orders_whole_launches(policy) || (replay && sim::replay_within(*replay)))));
+           (a.executor == "auto" && (orders_whole_launches(policy) || replayed || in_parts)));
       // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
       const bool fused = !time_shared && !native &&
@@ -469,11 +495,10 @@ int validate_command(const ValidateArgs& a) {
         // A plan that partitions the SMs (spatial) gets each launch cut where its partition changes, each part a grid
         // of its own in a green context of the SMs the plan runs it on, issued when the plan starts it less the GPU's
         // launch latency (docs/validation.md, "Partitions on green contexts"). Only on request (--green-parts).
-        if (green && a.green_parts && !orders_whole_launches(policy)) {
-          const auto cut = sim::planned_parts(predicted);
+        if (in_parts) {
           no.parts.resize(cut.size());
           for (std::size_t i = 0; i < cut.size(); ++i) {
-            if (cut[i].size() < 2) continue;  // one part: the launch as it is
+            if (cut[i].empty()) continue;  // not cut (blocks out of order): the launch as it is
             const int prio = priorities.empty() ? 0 : priorities[i];
             for (std::size_t j = 0; j < cut[i].size(); ++j) {
               const auto& part = cut[i][j];
@@ -488,7 +513,7 @@ int validate_command(const ValidateArgs& a) {
                 ++confined_parts;
               }
               sample_streams.push_back(s);
-              const TimeNs issue = j == 0 ? 0 : std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
+              const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               no.parts[i].push_back({s, part.first, part.blocks, issue});
               ++parts_issued;
             }
@@ -740,7 +765,9 @@ void add_validate_command(CLI::App& app, int& result) {
          "How a plan is carried out: blocks (the executor's per-SM queues), native (plain launches, the "
          "hardware's dispatch ordered by stream priorities: plans whose blocks each run in one piece), auto "
          "(native for fifo, sjf and knapsack and for plans the dispatcher replays within 10 % median / 25 % p90 "
-         "in simulation, see gpusched as-priorities; fused otherwise), fused (one resident grid of workers that run "
+         "in simulation, see gpusched as-priorities; natively in parts on green contexts, as --green-parts, for other "
+         "plans whose blocks each run in one piece, at most 50 parts a millisecond; fused otherwise), fused (one "
+         "resident grid of workers that run "
          "any launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
       ->check(CLI::IsMember({"auto", "blocks", "native", "fused"}));
   cmd->add_option("--max-start-delay-us", a->max_start_delay_us,

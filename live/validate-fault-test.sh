@@ -3,13 +3,13 @@
 # (a CUDA error). Each must end with a clear message and a non-zero exit, and the store must hold the first
 # execution whole (its prediction, its live run, their link) and nothing of the second. Skips (77) where no GPU or
 # driver is present.
-#   validate-fault-test.sh GPUSCHED_LIVE GPUSCHED WORKLOAD [POLICIES]   (POLICIES: the two executions, fifo,mpmax;
-#   the second must go through an executor of ours, where the fault is injected: mpmax's plan keeps room on every SM
-#   for each co-runner, which the hardware's dispatch cannot replay, so auto gives it to the fused worker)
+#   validate-fault-test.sh GPUSCHED_LIVE GPUSCHED WORKLOAD [POLICIES]   (POLICIES: the two executions, fifo,chimera;
+#   the second must go through an executor of ours, where the fault is injected: chimera's plan stops and resumes
+#   blocks, which the hardware's dispatch cannot, so auto gives it to the fused worker)
 bin=$1
 gpusched=$2
 workload=$3
-policies=${4:-fifo,mpmax}
+policies=${4:-fifo,chimera}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
