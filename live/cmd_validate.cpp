@@ -434,13 +434,12 @@ int validate_command(const ValidateArgs& a) {
           every_launch = every_launch && !c.empty();
         }
         const double plan_ms = static_cast<double>(std::max<TimeNs>(1, predicted.metrics.makespan)) / 1e6;
-        in_parts = a.green_parts ||
-                   (every_launch && parts > 0 && static_cast<double>(parts) / plan_ms <= kAutoPartsPerMs);
+        in_parts =
+            a.green_parts || (every_launch && parts > 0 && static_cast<double>(parts) / plan_ms <= kAutoPartsPerMs);
       }
       const bool native =
           !time_shared &&
-          (a.executor == "native" ||
-           (a.executor == "auto" && (orders_whole_launches(policy) || replayed || in_parts)));
+          (a.executor == "native" || (a.executor == "auto" && (orders_whole_launches(policy) || replayed || in_parts)));
       // Tests of the error paths: the second execution fails (the first is stored whole, the second not at all).
       eo.inject_fault = ++executions == 2 ? a.inject_fault : "";
       const bool fused = !time_shared && !native &&
