@@ -43,11 +43,11 @@
 
 namespace gpusched::live {
 
-// --executor auto carries a plan out in parts (--green-parts) only when the host can issue them in time: at most this
-// many parts a millisecond of the plan, on average (a launch call takes the host 5-8 us on an H100;
-// docs/validation.md, "Partitions on green contexts").
 namespace {
 
+// --executor auto launches a plan's parts ahead behind gates (--gate-parts) when it has more than this many parts a
+// millisecond of the plan, on average: more than the host issues in time with a launch call each (5-8 us on an H100;
+// docs/validation.md, "Partitions on green contexts").
 constexpr double kAutoPartsPerMs = 50;
 
 struct ValidateArgs {
@@ -61,7 +61,7 @@ struct ValidateArgs {
   int alone_repeats = 11;
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
-       in_order_starts = false, green_samples = false, green_parts = false;
+       in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false;
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
@@ -224,6 +224,8 @@ int validate_command(const ValidateArgs& a) {
     throw std::invalid_argument(
         "--green-parts: only with --executor native (a plan's partitions carried out by the hardware's dispatch in "
         "green contexts)");
+  if (a.gate_parts && a.executor != "native" && a.executor != "auto")
+    throw std::invalid_argument("--gate-parts: only with --executor native or auto (plans carried out in parts)");
   if (a.green_parts && a.green_samples)
     throw std::invalid_argument("--green-parts and --green-samples cannot go together");
   if (a.green_parts && a.no_green_contexts)
@@ -419,11 +421,11 @@ int validate_command(const ValidateArgs& a) {
         replay = sim::replay_as_priorities(w, gpu, predicted, o, prio_least - prio_greatest + 1, alone_cache);
       const bool replayed = replay && sim::replay_within(*replay);
       // Beyond those, auto cuts a plan whose blocks each run in one piece where its SM partition changes and lets the
-      // hardware carry the parts out in green contexts of their planned SMs (as --green-parts does), when the host can
-      // issue them in time: at most kAutoPartsPerMs parts a millisecond of the plan (docs/validation.md, "Partitions
-      // on green contexts": beyond that, on bursts-h100, the fused worker did better).
+      // hardware carry the parts out in green contexts of their planned SMs (as --green-parts does); beyond
+      // kAutoPartsPerMs parts a millisecond of the plan, more than the host issues in time, they are launched ahead
+      // behind gates the host raises (as --gate-parts does; docs/validation.md, "Partitions on green contexts").
       std::vector<std::vector<sim::PlannedPart>> cut;
-      bool in_parts = false;
+      bool in_parts = false, gate_parts = false;
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && sim::runs_blocks_whole(predicted) &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
         cut = sim::planned_parts(predicted);
@@ -434,8 +436,9 @@ int validate_command(const ValidateArgs& a) {
           every_launch = every_launch && !c.empty();
         }
         const double plan_ms = static_cast<double>(std::max<TimeNs>(1, predicted.metrics.makespan)) / 1e6;
-        in_parts =
-            a.green_parts || (every_launch && parts > 0 && static_cast<double>(parts) / plan_ms <= kAutoPartsPerMs);
+        in_parts = a.green_parts || (every_launch && parts > 0);
+        gate_parts = a.gate_parts ||
+                     (a.executor == "auto" && every_launch && static_cast<double>(parts) / plan_ms > kAutoPartsPerMs);
       }
       const bool native =
           !time_shared &&
@@ -518,6 +521,11 @@ int validate_command(const ValidateArgs& a) {
             }
             ++cut_launches;
           }
+          // Gates go ahead only when every launch is in parts (run_native's rule: a whole launch's done event would
+          // come after the gated parts that wait on it).
+          gate_parts =
+              gate_parts && std::none_of(no.parts.begin(), no.parts.end(), [](const auto& p) { return p.empty(); });
+          no.gate_parts = gate_parts;
         }
         try {
           NativeExecution nx = run_native(w, native_launches, no);
@@ -633,9 +641,10 @@ int validate_command(const ValidateArgs& a) {
             sampled_on.size(), sampled_on.front().size(), sampled_on.front().front(), sampled_on.front().back());
       if (cut_launches)
         fmt::print(
-            "  {} launches cut where the plan's partition changes: {} parts, each a grid of its own issued at its "
+            "  {} launches cut where the plan's partition changes: {} parts, each a grid of its own {} at its "
             "planned start, {} of them in a green context of their planned SMs\n",
-            cut_launches, parts_issued, confined_parts);
+            cut_launches, parts_issued, gate_parts ? "launched ahead behind a gate the host raises" : "issued",
+            confined_parts);
       if (!host_calls.empty()) fmt::print("  host: {}\n", host_calls);
       if (replay)
         fmt::print(
@@ -735,6 +744,9 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_flag("--green-parts", a->green_parts,
                 "With --executor native: cut each launch where the plan's SM partition changes (spatial) and run every "
                 "part as a grid of its own in a green context of its planned SMs, issued at its planned start");
+  cmd->add_flag("--gate-parts", a->gate_parts,
+                "With parts (--green-parts, or auto's): launch every part before the run, each behind a stream wait "
+                "on a counter in host memory that the host raises at the part's time, instead of a launch call then");
   cmd->add_option("--sample-gate", a->sample_gate,
                   "With --green-samples: the rest of a sampled launch waits for all its sample blocks (all) or for "
                   "block 0 alone (first: the plan's prediction point), the others running beside it")
@@ -765,9 +777,9 @@ void add_validate_command(CLI::App& app, int& result) {
          "hardware's dispatch ordered by stream priorities: plans whose blocks each run in one piece), auto "
          "(native for fifo, sjf and knapsack and for plans the dispatcher replays within 10 % median / 25 % p90 "
          "in simulation, see gpusched as-priorities; natively in parts on green contexts, as --green-parts, for other "
-         "plans whose blocks each run in one piece, at most 50 parts a millisecond; fused otherwise), fused (one "
-         "resident grid of workers that run "
-         "any launch's blocks from one queue per SM; time-sharing plans keep their own executor)")
+         "plans whose blocks each run in one piece, gated as with --gate-parts beyond 50 parts a millisecond; fused "
+         "otherwise), fused (one resident grid of workers that run any launch's blocks from one queue per SM; "
+         "time-sharing plans keep their own executor)")
       ->check(CLI::IsMember({"auto", "blocks", "native", "fused"}));
   cmd->add_option("--max-start-delay-us", a->max_start_delay_us,
                   "Exit 3 when a launch's first block starts later than planned by more than this (us; 0: never; GPU "

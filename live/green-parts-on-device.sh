@@ -3,8 +3,9 @@
 # every part a grid of its own in a green context of its planned SMs, issued at its planned start (`--executor native
 # --green-parts`), against the whole launches natively (`--executor native`) and the fused worker (`--executor
 # fused`), on validate, live and bursts, REPEATS times interleaved. docs/validation.md, "Partitions on green
-# contexts". Rows in $OUT/green-parts-{parts,whole,fused}.csv, log in $OUT/green-parts.log. POLICIES: a comma list
-# (default spatial,srtf,srtf-adaptive,mpmax,kernelet). CONFIGS: any of parts, whole and fused (default "parts fused").
+# contexts". Rows in $OUT/green-parts-{parts,gated,whole,fused}.csv, log in $OUT/green-parts.log. POLICIES: a comma
+# list (default spatial,srtf,srtf-adaptive,mpmax,kernelet). CONFIGS: any of parts, gated (parts launched ahead behind
+# a gate the host raises: --gate-parts), whole and fused (default "parts fused").
 # MODELS: the interference models of the predictions (default none).
 #   bash live/green-parts-on-device.sh TAG        (TAG: h100 or h200)
 set -uo pipefail
@@ -19,6 +20,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
       for cfg in ${CONFIGS:-parts fused}; do
         how=(--executor native)
         [[ $cfg == parts ]] && how=(--executor native --green-parts)
+        [[ $cfg == gated ]] && how=(--executor native --green-parts --gate-parts)
         [[ $cfg == fused ]] && how=(--executor fused)
         echo "== $w ${POLICIES:-spatial,srtf,srtf-adaptive,mpmax,kernelet} $cfg repeat $r"
         $bin validate -w "traces/workloads/$w-$tag.toml" --policy "${POLICIES:-spatial,srtf,srtf-adaptive,mpmax,kernelet}" "${how[@]}" \

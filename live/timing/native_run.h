@@ -53,6 +53,10 @@ struct NativeRunOptions {
     TimeNs issue_at = 0;
   };
   std::vector<std::vector<Part>> parts;
+  // With parts for every launch: launch them all before t = 0, each behind a stream wait on a counter in mapped host
+  // memory (cuStreamWaitValue32), and at each part's time only raise the counter to its rank: a store instead of a
+  // launch call, so a plan of many parts does not wait for the host.
+  bool gate_parts = false;
 };
 
 // Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`. With `priorities` (one CUDA stream
