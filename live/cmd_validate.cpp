@@ -534,8 +534,9 @@ int validate_command(const ValidateArgs& a) {
             std::vector<double> calls;
             for (const TimeNs c : nx.call_ns) calls.push_back(static_cast<double>(c) / 1e3);
             host_calls =
-                fmt::format("launch calls median {:.1f} us, longest {:.1f} us; latest call {:.1f} us after its time",
-                            nearest_rank(calls, 0.5), *std::max_element(calls.begin(), calls.end()),
+                fmt::format("launch calls{} median {:.1f} us, longest {:.1f} us; latest {} {:.1f} us after its time",
+                            no.gate_parts ? " (before the run)" : "", nearest_rank(calls, 0.5),
+                            *std::max_element(calls.begin(), calls.end()), no.gate_parts ? "gate raised" : "call",
                             static_cast<double>(nx.max_issue_lag) / 1e3);
           }
         } catch (...) {
