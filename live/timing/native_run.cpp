@@ -34,8 +34,6 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   const double timeout_s = options.timeout_s;
   const std::vector<int>& priorities = options.priorities;
   const std::size_t n = w.launches.size();
-  // A launch can be issued once its arrival has come and every launch it waits on has been issued (an `after`
-  // may name a later launch): the host issues in that order.
   if (!options.parts.empty() && options.parts.size() != n) throw LiveError("native run: one list of parts per launch");
   if (!options.parts.empty() && !options.samples.empty())
     throw LiveError("native run: a launch's samples and its parts cannot go together");
