@@ -414,10 +414,11 @@ int validate_command(const ValidateArgs& a) {
       const bool one_launch = !time_shared && std::count_if(plan.launches.begin(), plan.launches.end(),
                                                             [](const auto& q) { return !q.entries.empty(); }) <= 1;
       std::optional<sim::PriorityReplay> replay;
+      const bool blocks_whole = !time_shared && sim::runs_blocks_whole(predicted);
       int prio_least = 0, prio_greatest = 0;  // CUDA's: lower numbers first
       GPUSCHED_CUDA(cudaDeviceGetStreamPriorityRange(&prio_least, &prio_greatest));
       if (!time_shared && !one_launch && !orders_whole_launches(policy) &&
-          (a.executor == "native" || a.executor == "auto") && sim::runs_blocks_whole(predicted))
+          (a.executor == "native" || a.executor == "auto") && blocks_whole)
         replay = sim::replay_as_priorities(w, gpu, predicted, o, prio_least - prio_greatest + 1, alone_cache);
       const bool replayed = replay && sim::replay_within(*replay);
       // Beyond those, auto cuts a plan whose blocks each run in one piece where its SM partition changes and lets the
@@ -426,7 +427,7 @@ int validate_command(const ValidateArgs& a) {
       // behind gates the host raises (as --gate-parts does; docs/validation.md, "Partitions on green contexts").
       std::vector<std::vector<sim::PlannedPart>> cut;
       bool in_parts = false, gate_parts = false;
-      if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && sim::runs_blocks_whole(predicted) &&
+      if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && blocks_whole &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
         cut = sim::planned_parts(predicted);
         std::size_t parts = 0;
@@ -475,28 +476,26 @@ int validate_command(const ValidateArgs& a) {
         NativeRunOptions no;
         no.timeout_s = a.timeout_s;
         no.priorities = priorities;
-        std::vector<cudaStream_t> sample_streams;
+        std::vector<cudaStream_t> extra_streams;  // the samples' and parts' streams, destroyed after the run
         if (green && a.green_samples && !orders_whole_launches(policy)) {
           const auto samples = sim::planned_samples(predicted);
           for (std::size_t i = 0; i < samples.size(); ++i) {
             if (!samples[i]) continue;
-            std::vector<std::uint8_t> wanted(static_cast<std::size_t>(samples[i]->sm) + 1, 0);
-            wanted.back() = 1;
-            const auto groups = covering_groups(green->group_sms(), wanted);  // the group holding the sample SM
+            const auto groups = covering_groups_of_sms(green->group_sms(), {samples[i]->sm});  // its group
             const GreenContext& ctx = green->context({groups.empty() ? 0 : groups.front()});
             if (no.samples.empty()) no.samples.resize(samples.size());
-            sample_streams.push_back(green->create_stream(ctx, prio_greatest));
-            no.samples[i] = {sample_streams.back(), samples[i]->blocks, nullptr};
+            extra_streams.push_back(green->create_stream(ctx, prio_greatest));
+            no.samples[i] = {extra_streams.back(), samples[i]->blocks, nullptr};
             if (a.sample_gate == "first" && samples[i]->blocks > 1) {
-              sample_streams.push_back(green->create_stream(ctx, prio_greatest));
-              no.samples[i].others = sample_streams.back();
+              extra_streams.push_back(green->create_stream(ctx, prio_greatest));
+              no.samples[i].others = extra_streams.back();
             }
             sampled_on.push_back(ctx.sms);
           }
         }
-        // A plan that partitions the SMs (spatial) gets each launch cut where its partition changes, each part a grid
-        // of its own in a green context of the SMs the plan runs it on, issued when the plan starts it less the GPU's
-        // launch latency (docs/validation.md, "Partitions on green contexts"). Only on request (--green-parts).
+        // A plan in parts (--green-parts, or auto's choice above): each part a grid of its own in a green context of
+        // the SMs the plan runs it on, issued when the plan starts it less the GPU's launch latency
+        // (docs/validation.md, "Partitions on green contexts").
         if (in_parts) {
           no.parts.resize(cut.size());
           for (std::size_t i = 0; i < cut.size(); ++i) {
@@ -504,9 +503,7 @@ int validate_command(const ValidateArgs& a) {
             const int prio = priorities.empty() ? 0 : priorities[i];
             for (std::size_t j = 0; j < cut[i].size(); ++j) {
               const auto& part = cut[i][j];
-              std::vector<std::uint8_t> wanted(static_cast<std::size_t>(part.sms.back()) + 1, 0);
-              for (const int sm : part.sms) wanted[static_cast<std::size_t>(sm)] = 1;
-              const auto groups = covering_groups(green->group_sms(), wanted);
+              const auto groups = covering_groups_of_sms(green->group_sms(), part.sms);
               cudaStream_t s = nullptr;
               if (groups.empty()) {
                 GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, prio));
@@ -514,36 +511,33 @@ int validate_command(const ValidateArgs& a) {
                 s = green->create_stream(green->context(groups), prio);
                 ++confined_parts;
               }
-              sample_streams.push_back(s);
+              extra_streams.push_back(s);
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               no.parts[i].push_back({s, part.first, part.blocks, issue});
               ++parts_issued;
             }
             ++cut_launches;
           }
-          // Gates go ahead only when every launch is in parts (run_native's rule: a whole launch's done event would
-          // come after the gated parts that wait on it).
-          gate_parts =
-              gate_parts && std::none_of(no.parts.begin(), no.parts.end(), [](const auto& p) { return p.empty(); });
           no.gate_parts = gate_parts;
         }
         try {
           NativeExecution nx = run_native(w, native_launches, no);
           ex.schedule = std::move(nx.schedule);
+          gate_parts = nx.gated;  // run_native gates only when every launch is in parts
           if (!no.parts.empty() && !nx.call_ns.empty()) {
             std::vector<double> calls;
             for (const TimeNs c : nx.call_ns) calls.push_back(static_cast<double>(c) / 1e3);
             host_calls =
                 fmt::format("launch calls{} median {:.1f} us, longest {:.1f} us; latest {} {:.1f} us after its time",
-                            no.gate_parts ? " (before the run)" : "", nearest_rank(calls, 0.5),
-                            *std::max_element(calls.begin(), calls.end()), no.gate_parts ? "gate raised" : "call",
+                            nx.gated ? " (before the run)" : "", nearest_rank(calls, 0.5),
+                            *std::max_element(calls.begin(), calls.end()), nx.gated ? "gate raised" : "call",
                             static_cast<double>(nx.max_issue_lag) / 1e3);
           }
         } catch (...) {
-          for (auto s : sample_streams) cudaStreamDestroy(s);
+          for (auto s : extra_streams) cudaStreamDestroy(s);
           throw;
         }
-        for (auto s : sample_streams) GPUSCHED_CUDA(cudaStreamDestroy(s));
+        for (auto s : extra_streams) GPUSCHED_CUDA(cudaStreamDestroy(s));
       } else {
         ex = time_shared ? execute_timeshare(steps, own_launches(), eo) : execute_plan(plan, exec, eo);
       }

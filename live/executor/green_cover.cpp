@@ -22,4 +22,14 @@ std::vector<int> covering_groups(const std::vector<std::vector<int>>& group_sms,
   return out;
 }
 
+std::vector<int> covering_groups_of_sms(const std::vector<std::vector<int>>& group_sms, const std::vector<int>& sms) {
+  std::vector<std::uint8_t> wanted;
+  for (const int sm : sms) {
+    if (sm < 0) continue;
+    if (static_cast<std::size_t>(sm) >= wanted.size()) wanted.resize(static_cast<std::size_t>(sm) + 1, 0);
+    wanted[static_cast<std::size_t>(sm)] = 1;
+  }
+  return covering_groups(group_sms, wanted);
+}
+
 }  // namespace gpusched::live

@@ -17,5 +17,7 @@ std::vector<std::uint8_t> planned_sms(const LaunchQueues& q);
 // Empty when the launch wants no SM, and when the groups it needs are every group (no partition to keep).
 std::vector<int> covering_groups(const std::vector<std::vector<int>>& group_sms,
                                  const std::vector<std::uint8_t>& wanted);
+// The same for a list of SMs (%smid).
+std::vector<int> covering_groups_of_sms(const std::vector<std::vector<int>>& group_sms, const std::vector<int>& sms);
 
 }  // namespace gpusched::live

@@ -230,38 +230,44 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     NativeExecution out;
     out.clock_uncertainty = sync.rtt_ns / 2;
     out.called.assign(n, 0);
-    // Gated parts: each one's predecessors' waits, its stream wait on the counter reaching its rank, its grid and its
-    // event, all before t = 0 in the order of their times (so a predecessor's done event is recorded before a
-    // successor waits on it: the order puts a launch's parts after its predecessors' last).
-    bool gated = options.gate_parts && !options.parts.empty();
-    for (std::size_t i = 0; i < n && gated; ++i) gated = partitioned(i);
-    if (gated) {
+    // One part of a partitioned launch on its stream: its predecessors' waits, `before` (a gate's wait, or nothing),
+    // its grid and its event; after the launch's last part, the launch's done event behind all of them.
+    auto issue_part = [&](const Item& item, const auto& before) {
+      const std::size_t i = item.launch;
+      const auto j = static_cast<std::size_t>(item.part);
+      const auto& part = options.parts[i][j];
+      const auto stream = static_cast<cudaStream_t>(part.stream);
+      const std::int64_t called = host_now_ns();
+      for (const std::size_t p : w.dag.predecessors(i)) GPUSCHED_CUDA(cudaStreamWaitEvent(stream, done[p], 0));
+      before(stream);
+      LaunchShape shape = launches[i].shape;
+      shape.blocks = part.blocks;
+      launches[i].kernel->launch(shape, part.first, part_record[i][j], stream);
+      GPUSCHED_CUDA(cudaEventRecord(part_done[i][j], stream));
+      out.call_ns.push_back(host_now_ns() - called);
+      if (j + 1 == options.parts[i].size()) {
+        for (auto e : part_done[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], e, 0));
+        GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
+      }
+    };
+    // Gated parts: every part with a stream wait on the counter reaching its rank, all before t = 0 in the order of
+    // their times (so a predecessor's done event is recorded before a successor waits on it: the order puts a
+    // launch's parts after its predecessors' last).
+    out.gated = options.gate_parts && !options.parts.empty();
+    for (std::size_t i = 0; i < n && out.gated; ++i) out.gated = partitioned(i);
+    if (out.gated) {
       const auto wait_value = stream_wait_value32();
       GPUSCHED_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&gate), 64, cudaHostAllocMapped));
       std::atomic_ref<std::uint32_t>(*gate).store(0, std::memory_order_release);
       void* gate_device = nullptr;
       GPUSCHED_CUDA(cudaHostGetDevicePointer(&gate_device, gate, 0));
       std::uint32_t gate_rank = 0;
-      for (const Item& item : order) {
-        const std::size_t i = item.launch;
-        const auto j = static_cast<std::size_t>(item.part);
-        const auto& part = options.parts[i][j];
-        const auto stream = static_cast<cudaStream_t>(part.stream);
-        const std::int64_t called = host_now_ns();
-        for (const std::size_t p : w.dag.predecessors(i)) GPUSCHED_CUDA(cudaStreamWaitEvent(stream, done[p], 0));
-        const CUresult r =
-            wait_value(stream, reinterpret_cast<CUdeviceptr>(gate_device), ++gate_rank, CU_STREAM_WAIT_VALUE_GEQ);
-        if (r != CUDA_SUCCESS) throw LiveError(fmt::format("native run: cuStreamWaitValue32 failed ({})", int(r)));
-        LaunchShape shape = launches[i].shape;
-        shape.blocks = part.blocks;
-        launches[i].kernel->launch(shape, part.first, part_record[i][j], stream);
-        GPUSCHED_CUDA(cudaEventRecord(part_done[i][j], stream));
-        out.call_ns.push_back(host_now_ns() - called);
-        if (j + 1 == options.parts[i].size()) {
-          for (auto e : part_done[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], e, 0));
-          GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
-        }
-      }
+      for (const Item& item : order)
+        issue_part(item, [&](cudaStream_t stream) {
+          const CUresult r =
+              wait_value(stream, reinterpret_cast<CUdeviceptr>(gate_device), ++gate_rank, CU_STREAM_WAIT_VALUE_GEQ);
+          if (r != CUDA_SUCCESS) throw LiveError(fmt::format("native run: cuStreamWaitValue32 failed ({})", int(r)));
+        });
     }
     // The launches went in above: t = 0 after them, with the same lead-in.
     const std::int64_t t0 = host_now_ns() + options.lead_in_ns;  // the host's t = 0, a little ahead to get going
@@ -272,28 +278,13 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       while (host_now_ns() < due) {
       }
       const std::int64_t called = host_now_ns();
-      if (gated) {  // the part is in its stream already: open its gate
-        std::atomic_ref<std::uint32_t>(*gate).store(++raised, std::memory_order_release);
+      if (item.part >= 0) {  // one part of a partitioned launch: a grid of its own, on its own stream
         out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
         if (item.part == 0) out.called[i] = called - t0;
-        continue;
-      }
-      if (item.part >= 0) {  // one part of a partitioned launch: a grid of its own, on its own stream
-        const auto j = static_cast<std::size_t>(item.part);
-        const auto& part = options.parts[i][j];
-        const auto stream = static_cast<cudaStream_t>(part.stream);
-        out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
-        if (j == 0) out.called[i] = called - t0;
-        for (const std::size_t p : w.dag.predecessors(i)) GPUSCHED_CUDA(cudaStreamWaitEvent(stream, done[p], 0));
-        LaunchShape shape = launches[i].shape;
-        shape.blocks = part.blocks;
-        launches[i].kernel->launch(shape, part.first, part_record[i][j], stream);
-        GPUSCHED_CUDA(cudaEventRecord(part_done[i][j], stream));
-        out.call_ns.push_back(host_now_ns() - called);
-        if (j + 1 == options.parts[i].size()) {  // the launch is done when all its parts are
-          for (auto e : part_done[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], e, 0));
-          GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
-        }
+        if (out.gated)  // in its stream already: open its gate
+          std::atomic_ref<std::uint32_t>(*gate).store(++raised, std::memory_order_release);
+        else
+          issue_part(item, [](cudaStream_t) {});
         continue;
       }
       out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);

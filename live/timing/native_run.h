@@ -25,6 +25,7 @@ struct NativeExecution {
   TimeNs clock_uncertainty = 0;  // half the clock synchronisation's round trip
   std::vector<TimeNs> call_ns;   // per launch (per part, of a launch in parts) in issue order: the host's launch call
   std::vector<TimeNs> called;    // per launch: when the host called the launch, from t = 0 (its issue lag included)
+  bool gated = false;            // the parts went in ahead behind gates (gate_parts, with every launch in parts)
 };
 
 struct NativeRunOptions {
@@ -53,7 +54,8 @@ struct NativeRunOptions {
     TimeNs issue_at = 0;
   };
   std::vector<std::vector<Part>> parts;
-  // With parts for every launch: launch them all before t = 0, each behind a stream wait on a counter in mapped host
+  // With parts for every launch (otherwise ignored: a whole launch's done event would come after the gated parts
+  // that wait on it): launch them all before t = 0, each behind a stream wait on a counter in mapped host
   // memory (cuStreamWaitValue32), and at each part's time only raise the counter to its rank: a store instead of a
   // launch call, so a plan of many parts does not wait for the host.
   bool gate_parts = false;

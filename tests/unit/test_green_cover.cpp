@@ -37,3 +37,11 @@ TEST(GreenCover, NoPartitionWhenEveryGroupOrNoSmIsWanted) {
   // A shorter wanted list (a plan of fewer SMs than %smid reaches): SMs past its end are not wanted.
   EXPECT_EQ(covering_groups(kGroups, {1, 1}), (std::vector<int>{0}));
 }
+
+TEST(GreenCover, GroupsOfAListOfSms) {
+  // SMs 7 and 3, in any order: groups {2,3} (index 1) and {6,7} (index 2), in group order; a single SM, its group.
+  EXPECT_EQ(covering_groups_of_sms(kGroups, {7, 3}), (std::vector<int>{1, 2}));
+  EXPECT_EQ(covering_groups_of_sms(kGroups, {5}), (std::vector<int>{3}));
+  // One SM of every group: no partition.
+  EXPECT_TRUE(covering_groups_of_sms(kGroups, {0, 2, 4, 6}).empty());
+}
