@@ -64,6 +64,7 @@ void add_kernel(ContentHasher& h, const KernelProfile& k) {
   add_optional(h, k.pur);
   add_optional(h, k.mur);
   // Added later: hashed only when present, so the hashes of profiles without them (stored runs) do not change.
+  if (!k.stoppable) h.add(std::string("not stoppable"));
   if (k.dram_bytes_per_block) {
     h.add(std::string("dram_bytes_per_block"));
     h.add(*k.dram_bytes_per_block);

@@ -76,6 +76,11 @@ struct KernelProfile {
   // Fraction of a block's progress after which it is no longer idempotent (first atomic or overwrite of
   // global memory it read). 1.0: idempotent throughout; 0.0: never safely flushable.
   double idempotent_until = 1.0;
+  // Whether a running block can be stopped before its end (flushed or switched out). The paper GPUs' hardware
+  // switches any block; on a real GPU the live executor stops a block only at the safe points its body has
+  // (docs/validation.md, "Preemption on the GPU"), and the suite's kernels without any are recorded with false:
+  // a plan for them drains instead (docs/formats.md).
+  bool stoppable = true;
   std::optional<double> pur;           // Kernelet's pipeline utilisation ratio, where known
   std::optional<double> mur;           // Kernelet's memory-bandwidth utilisation ratio, where known
   std::vector<RecordSet> record_sets;  // sorted by residency

@@ -93,6 +93,7 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
     r.fail("dirty_bytes", expected_found(fmt::format("at most memory_footprint_bytes ({})", p.memory_footprint_bytes),
                                          fmt::format("{}", p.dirty_bytes)));
   p.idempotent_until = r.number_or("idempotent_until", 1.0);
+  p.stoppable = r.boolean_or("stoppable", true);
   if (!(p.idempotent_until >= 0.0 && p.idempotent_until <= 1.0))
     r.fail("idempotent_until", expected_found("a fraction in [0, 1]", fmt::format("{}", p.idempotent_until)));
   for (const char* key : {"pur", "mur"}) {
@@ -235,6 +236,7 @@ void write_kernel_profile(const std::string& dir, const KernelProfile& p,
   if (p.memory_footprint_bytes > 0) out += fmt::format("memory_footprint_bytes = {}\n", p.memory_footprint_bytes);
   if (p.dirty_bytes != p.memory_footprint_bytes) out += fmt::format("dirty_bytes = {}\n", p.dirty_bytes);
   out += fmt::format("idempotent_until = {}\n", p.idempotent_until);
+  if (!p.stoppable) out += "stoppable = false\n";
   if (p.pur) out += fmt::format("pur = {}\n", *p.pur);
   if (p.mur) out += fmt::format("mur = {}\n", *p.mur);
   out += "time_unit = \"ns\"\n";

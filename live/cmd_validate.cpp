@@ -28,6 +28,7 @@
 #include "live/executor/green_contexts.h"
 #include "live/executor/green_cover.h"
 #include "live/executor/measured_run.h"
+#include "live/executor/piece_parts.h"
 #include "live/executor/plan.h"
 #include "live/executor/plan_adherence.h"
 #include "live/executor/timeshare_executor.h"
@@ -243,7 +244,8 @@ int validate_command(const ValidateArgs& a) {
         o.interference = m;
         o.seed = a.seed;
         RunResult plan = sim::run_workload(w, gpu, o, alone_cache);
-        if (is_time_shared(plan.schedule) || !sim::runs_blocks_whole(plan))
+        // Blocks stopped and resumed: only in parts (--green-parts), each part a grid of one worker per piece.
+        if (is_time_shared(plan.schedule) || (!sim::runs_blocks_whole(plan) && !a.green_parts))
           throw std::invalid_argument(fmt::format(
               "--executor native: {}'s plan (interference {}) {}, which the hardware's dispatch cannot do", p, m,
               is_time_shared(plan.schedule) ? "swaps launches in and out" : "stops and resumes blocks"));
@@ -441,6 +443,21 @@ int validate_command(const ValidateArgs& a) {
         gate_parts = a.gate_parts ||
                      (a.executor == "auto" && every_launch && static_cast<double>(parts) / plan_ms > kAutoPartsPerMs);
       }
+      // A plan that stops and resumes blocks (chimera, srtf-chimera, preempt-*), with --green-parts: cut the same way,
+      // with the ends of stopped pieces as further instants, each part a grid of one worker per planned piece
+      // (docs/validation.md, "Preempting plans in parts").
+      std::vector<std::vector<sim::PlannedPieces>> piece_cut;
+      if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && !blocks_whole && a.green_parts) {
+        piece_cut = sim::planned_piece_parts(predicted);
+        std::size_t parts = 0;
+        for (const auto& c : piece_cut) parts += c.size();
+        if (std::any_of(piece_cut.begin(), piece_cut.end(), [](const auto& c) { return c.empty(); })) {
+          piece_cut.clear();
+          notes.insert(policy + ": a launch of the plan has no pieces on the first GPU; not cut");
+        }
+        in_parts = !piece_cut.empty();
+        gate_parts = gate_parts || a.gate_parts;
+      }
       const bool native =
           !time_shared &&
           (a.executor == "native" || (a.executor == "auto" && (orders_whole_launches(policy) || replayed || in_parts)));
@@ -496,7 +513,39 @@ int validate_command(const ValidateArgs& a) {
         // A plan in parts (--green-parts, or auto's choice above): each part a grid of its own in a green context of
         // the SMs the plan runs it on, issued when the plan starts it less the GPU's launch latency
         // (docs/validation.md, "Partitions on green contexts").
-        if (in_parts) {
+        std::optional<PieceParts> piece_parts;
+        if (in_parts && !piece_cut.empty()) {
+          std::vector<std::int64_t> blocks;
+          std::vector<int> threads, values;
+          for (const auto& nl : native_launches) {
+            blocks.push_back(nl.shape.blocks);
+            threads.push_back(nl.shape.threads);
+            values.push_back(std::max(0, nl.kernel->switch_values_per_thread()));
+          }
+          piece_parts.emplace(predicted.schedule, piece_cut, blocks, threads, values);
+          no.parts.resize(piece_cut.size());
+          for (std::size_t i = 0; i < piece_cut.size(); ++i) {
+            const int prio = priorities.empty() ? 0 : priorities[i];
+            for (std::size_t j = 0; j < piece_cut[i].size(); ++j) {
+              const auto& part = piece_cut[i][j];
+              const auto groups = covering_groups_of_sms(green->group_sms(), part.sms);
+              cudaStream_t s = nullptr;
+              if (groups.empty()) {
+                GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, prio));
+              } else {
+                s = green->create_stream(green->context(groups), prio);
+                ++confined_parts;
+              }
+              extra_streams.push_back(s);
+              const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
+              no.parts[i].push_back({s, piece_parts->first_entry(i, j), static_cast<int>(part.pieces.size()), issue,
+                                     piece_parts->view(i, j)});
+              ++parts_issued;
+            }
+            ++cut_launches;
+          }
+          no.gate_parts = gate_parts;
+        } else if (in_parts) {
           no.parts.resize(cut.size());
           for (std::size_t i = 0; i < cut.size(); ++i) {
             if (cut[i].empty()) continue;  // not cut (blocks out of order): the launch as it is
@@ -523,6 +572,11 @@ int validate_command(const ValidateArgs& a) {
         try {
           NativeExecution nx = run_native(w, native_launches, no);
           ex.schedule = std::move(nx.schedule);
+          if (piece_parts) {  // every launch ran in pieces: their records are ours
+            std::vector<std::string> ids;
+            for (const auto& l : w.launches) ids.push_back(l.id);
+            set_executed_pieces(ex, piece_parts->executed(static_cast<std::uint64_t>(nx.origin_ns), ids, ex.skipped));
+          }
           gate_parts = nx.gated;  // run_native gates only when every launch is in parts
           if (!no.parts.empty() && !nx.call_ns.empty()) {
             std::vector<double> calls;
@@ -547,7 +601,7 @@ int validate_command(const ValidateArgs& a) {
       const std::vector<std::int64_t> ready_latency_of_plan_piece = std::move(ex.ready_latency_of_plan_piece);
       RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
       std::optional<PlanAdherence> adherence;  // of the executor's pieces (the hardware's own have no plan piece)
-      if (!time_shared && !native) {
+      if (!time_shared && (!native || !ex.plan_piece.empty())) {
         RunResult executed;
         executed.schedule = executed_schedule;
         executed.launches = measured.launches;

@@ -267,6 +267,7 @@ int record_command(const RecordArgs& a) {
                base.blocks);
   }
   profile.idempotent_until = points.empty() ? k.idempotent_until() : median(points);
+  profile.stoppable = k.switch_values_per_thread() >= 0;  // the executor stops a block only at its body's safe points
 
   // Instrumentation cost: instrumented against plain launches at full residency, median of repeats. Each
   // repeat times a batch of back-to-back launches (enough for about 2 ms): a single launch of a short kernel

@@ -578,6 +578,9 @@ void Engine::do_flush(std::int32_t slot) {
   auto& b = slots_[static_cast<std::size_t>(slot)];
   auto& launch = launches_[static_cast<std::size_t>(b.launch)];
   const double until = launch.kernel->idempotent_until;
+  if (!launch.kernel->stoppable)
+    refuse(fmt::format("flush of block {} of launch '{}', whose kernel cannot be stopped (stoppable = false)", b.block,
+                       specs_[static_cast<std::size_t>(b.launch)].id));
   EngineView view(*this);
   const double progress = view.progress(slot);
   if (until < 1.0 && progress >= until)
@@ -595,6 +598,9 @@ void Engine::do_switch(std::int32_t slot) {
       slots_[static_cast<std::size_t>(slot)].state != BlockState::Running)
     refuse(fmt::format("context switch of block slot {}, which is not running", slot));
   auto& b = slots_[static_cast<std::size_t>(slot)];
+  if (!launches_[static_cast<std::size_t>(b.launch)].kernel->stoppable)
+    refuse(fmt::format("context switch of block {} of launch '{}', whose kernel cannot be stopped (stoppable = false)",
+                       b.block, specs_[static_cast<std::size_t>(b.launch)].id));
   EngineView view(*this);
   const TimeNs worked = over_life_ ? static_cast<TimeNs>(std::llround(life_work_done(slot)))
                                    : std::max<TimeNs>(0, now_ - b.start - b.restore);

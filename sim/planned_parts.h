@@ -24,4 +24,19 @@ struct PlannedPart {
 // order), and for every launch of a plan over several GPUs or one that runs a block in several pieces.
 std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan);
 
+// A part of a plan that stops and resumes blocks (Chimera's flushes and switches, docs/validation.md, "Preempting plans
+// in parts"): the plan's pieces of one launch that start between two instants where the partition changes, in their
+// planned start order, whatever their blocks. A grid of one worker per piece carries it out; a piece the plan stops
+// is stopped after its planned duration, and a block's later piece resumes what its earlier one saved.
+struct PlannedPieces {
+  std::vector<std::size_t> pieces;  // indices into plan.schedule.pieces, by planned start (ties by block)
+  std::vector<int> sms;             // the SMs the plan runs them on, ascending
+  TimeNs start = 0;                 // the plan's start of the first
+};
+
+// Per launch, its parts in start order. The instants are planned_parts' (each launch's first start, last start and
+// end) and the end of every piece the plan stops (flush, switch, kill): where an SM changes hands. Neighbouring parts
+// on the same SMs are merged. Empty for every launch of a plan over several GPUs.
+std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan);
+
 }  // namespace gpusched::sim

@@ -253,4 +253,63 @@ __global__ void hardware_placed_kernel(typename Body::Args args, ExecQueues q) {
   }
 }
 
+// One part of a plan that stops and resumes blocks, as a grid of its own (sim::planned_piece_parts; docs/validation.md,
+// "Preempting plans in parts"): worker w runs entry w of the part (q.entries and q.records are the part's slices, in
+// the plan's start order), placed by the hardware in the part's green context. A piece the plan stops is stopped at
+// its first safe point after its planned duration; with claims, a block's piece takes the block from the state its
+// earlier piece left (fresh, saved), waits while another runs it, and is skipped once it is done.
+template <class Body, bool Stops>
+__global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
+  __shared__ int s_go, s_resume, s_restored, s_stop, s_step;
+  __shared__ unsigned long long s_start, s_stop_at;
+  const ExecEntry en = q.entries[blockIdx.x];
+  const unsigned sm = sm_id();
+  if (threadIdx.x == 0) {
+    int go = 1, resume = 0, restored = 0;
+    if (Stops && q.claims) {
+      const int state = claim_block(&q.block_state[en.block]);
+      if (state == kBlockDone) {
+        const std::uint64_t now = globaltimer_ns();
+        q.records[blockIdx.x] = ExecRecord{now, now, sm, static_cast<std::uint32_t>(ExecOutcome::Skipped)};
+        go = 0;
+      } else {
+        __threadfence();  // a switched-out block's saved values are read after its state
+        restored = state == kBlockSaved;
+        resume = restored ? q.saved_step[en.block] : 0;
+      }
+    }
+    s_go = go;
+    s_resume = resume;
+    s_restored = restored;
+    s_stop = 0;
+    s_start = globaltimer_ns();
+    s_stop_at = en.kind != static_cast<int>(EntryKind::Run) ? s_start + static_cast<unsigned long long>(en.budget_ns)
+                                                             : ~0ull;
+  }
+  __syncthreads();
+  if (!s_go) return;
+  if constexpr (Stops) {
+    float* values = q.saved_values
+                        ? q.saved_values + static_cast<std::size_t>(en.block) * q.threads * q.values_per_thread
+                        : nullptr;
+    const ExecContext ctx{en.block, s_resume, values,  q.values_per_thread, s_stop_at,
+                          en.kind,  &s_stop,  &s_step, blockDim.x};
+    Body::block(args, ctx);
+  } else {
+    Body::block(args, BlockContext{en.block, nullptr});
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const std::uint64_t end = globaltimer_ns();
+    int state;
+    const ExecOutcome outcome = piece_outcome(s_stop, en.kind, s_restored, end >= s_stop_at, &state);
+    if (outcome == ExecOutcome::SwitchedOut) q.saved_step[en.block] = s_step;
+    q.records[blockIdx.x] = ExecRecord{s_start, end, sm, static_cast<std::uint32_t>(outcome)};
+    if (Stops && q.claims) {
+      __threadfence();  // saved values and step before the state that publishes them
+      atomicExch(&q.block_state[en.block], state);
+    }
+  }
+}
+
 }  // namespace gpusched::live

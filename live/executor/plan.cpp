@@ -187,4 +187,24 @@ int worker_grid_blocks(int workers_per_sm, int sms, std::size_t entries, int ent
   return static_cast<int>(std::min<std::int64_t>(blocks, std::numeric_limits<int>::max()));
 }
 
+LaunchQueues piece_part_queue(const Schedule& plan, const std::vector<sim::PlannedPieces>& parts) {
+  LaunchQueues q;
+  q.sm_begin.assign(2, 0);
+  q.sm_quota.assign(1, 0);
+  for (const auto& part : parts)
+    for (const std::size_t k : part.pieces) {
+      const BlockPiece& p = plan.pieces.at(k);
+      ExecEntry e;
+      e.block = p.block;
+      const EntryKind kind = entry_kind(p.outcome);
+      e.kind = static_cast<std::int32_t>(kind);
+      e.budget_ns = kind == EntryKind::Run ? 0 : p.end - p.start;
+      q.stops = q.stops || kind != EntryKind::Run;
+      q.switches = q.switches || kind == EntryKind::Switch;
+      q.entries.push_back(e);
+      q.plan_piece.push_back(k);
+    }
+  return q;
+}
+
 }  // namespace gpusched::live

@@ -162,6 +162,14 @@ class SuiteKernelBase : public SuiteKernel {
       executor_kernel<Body, false><<<workers, q.threads, dynamic_smem, st>>>(args_, q);
     GPUSCHED_CUDA(cudaGetLastError());
   }
+  void execute_part(const ExecQueues& q, int workers, int dynamic_smem, void* stream) override {
+    const auto st = static_cast<cudaStream_t>(stream);
+    if (q.claims)
+      part_pieces_kernel<Body, true><<<workers, q.threads, dynamic_smem, st>>>(args_, q);
+    else
+      part_pieces_kernel<Body, false><<<workers, q.threads, dynamic_smem, st>>>(args_, q);
+    GPUSCHED_CUDA(cudaGetLastError());
+  }
   KernelAttributes executor_attributes() const override {
     cudaFuncAttributes a{};
     GPUSCHED_CUDA(cudaFuncGetAttributes(&a, executor_kernel<Body, true>));
@@ -202,6 +210,8 @@ class SuiteKernelBase : public SuiteKernel {
     allow_dynamic_smem_of(executor_kernel<Body, true>, bytes);
     allow_dynamic_smem_of(executor_kernel<Body, false>, bytes);
     allow_dynamic_smem_of(hardware_placed_kernel<Body>, bytes);
+    allow_dynamic_smem_of(part_pieces_kernel<Body, true>, bytes);
+    allow_dynamic_smem_of(part_pieces_kernel<Body, false>, bytes);
   }
 
  protected:

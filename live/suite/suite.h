@@ -91,6 +91,9 @@ class SuiteKernel {
   // Runs `workers` worker blocks of the executor (live/executor) on `stream`: each takes the entries of its own
   // SM's queue in `q`; or, where `q.hardware_placed` is set, one worker per entry, placed by the hardware.
   virtual void execute(const ExecQueues& q, int workers, int dynamic_smem, void* stream) = 0;
+  // Runs one part of a plan that stops and resumes blocks as a grid of `workers` blocks on `stream`, worker w running
+  // entry w of `q` (exec_device.cuh, part_pieces_kernel): with safe points where `q.claims` is set.
+  virtual void execute_part(const ExecQueues& q, int workers, int dynamic_smem, void* stream) = 0;
   virtual KernelAttributes executor_attributes() const = 0;
   // Blocks per SM of the executor's worker kernel (its registers may differ from the plain kernel's), in its
   // variant with safe points (`stops`: some block may be stopped) or without.

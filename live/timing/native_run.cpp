@@ -38,16 +38,18 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   if (!options.parts.empty() && !options.samples.empty())
     throw LiveError("native run: a launch's samples and its parts cannot go together");
   const auto partitioned = [&](std::size_t i) { return !options.parts.empty() && !options.parts[i].empty(); };
+  // A launch whose parts run pieces (entries of the caller's queues), not blocks.
+  const auto in_pieces = [&](std::size_t i) { return partitioned(i) && options.parts[i].front().pieces != nullptr; };
   for (std::size_t i = 0; i < n; ++i) {
     if (!partitioned(i)) continue;
     int next = 0;
     for (const auto& part : options.parts[i]) {
-      if (!part.stream || part.first != next || part.blocks < 1)
+      if (!part.stream || part.first != next || part.blocks < 1 || (part.pieces != nullptr) != in_pieces(i))
         throw LiveError(fmt::format(
             "native run: the parts of launch '{}' are not its blocks in order, each on a stream", w.launches[i].id));
       next += part.blocks;
     }
-    if (next != launches[i].shape.blocks)
+    if (!in_pieces(i) && next != launches[i].shape.blocks)
       throw LiveError(fmt::format("native run: the parts of launch '{}' hold {} blocks, not its {}", w.launches[i].id,
                                   next, launches[i].shape.blocks));
   }
@@ -138,8 +140,10 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   std::map<std::string, cudaStream_t> streams;
   std::vector<cudaStream_t> owned;
   std::uint32_t* gate = nullptr;  // gated parts: the counter the host raises, in mapped host memory
+  std::vector<void*> scratch;     // device memory of the warm-up's part kernels
   auto cleanup = [&] {
     if (gate) cudaFreeHost(gate);
+    for (void* p : scratch) cudaFree(p);
     for (auto* r : records) cudaFree(r);
     for (auto* r : sample_record) cudaFree(r);
     for (auto* r : others_record) cudaFree(r);
@@ -206,6 +210,22 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     // when it ends, and the next launch call after that took 15-21 us on an H100's host instead of 8-13 us
     // (docs/validation.md, "Launch latency on an idle GPU"); the warm-up launches below absorb that.
     const ClockSync sync = sync_clocks(500, timeout_s);
+    struct {
+      ExecEntry* entry = nullptr;
+      ExecRecord* record = nullptr;
+      std::int32_t* state = nullptr;
+    } warm_scratch;
+    if (std::any_of(options.parts.begin(), options.parts.end(),
+                    [](const auto& list) { return !list.empty() && list.front().pieces; })) {
+      GPUSCHED_CUDA(cudaMalloc(&warm_scratch.entry, sizeof(ExecEntry)));
+      const ExecEntry run_block_0{};
+      GPUSCHED_CUDA(cudaMemcpy(warm_scratch.entry, &run_block_0, sizeof run_block_0, cudaMemcpyHostToDevice));
+      GPUSCHED_CUDA(cudaMalloc(&warm_scratch.record, sizeof(ExecRecord)));
+      GPUSCHED_CUDA(cudaMalloc(&warm_scratch.state, 2 * sizeof(std::int32_t)));
+      scratch.push_back(warm_scratch.entry);
+      scratch.push_back(warm_scratch.record);
+      scratch.push_back(warm_scratch.state);
+    }
     // A sample's kernel is warmed in its green context as well (a context's first launch of a kernel loads it).
     std::vector<std::pair<const SuiteKernel*, cudaStream_t>> warmed;
     auto warm = [&](std::size_t i, cudaStream_t s, int blocks, DeviceBlockRecord* rec) {
@@ -218,6 +238,15 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       LaunchShape shape = launches[i].shape;
       shape.blocks = blocks;
       launches[i].kernel->launch(shape, 0, rec, s);
+      if (in_pieces(i)) {  // and the part kernel, on a scratch entry (block 0 run whole) and scratch state
+        ExecQueues q = *options.parts[i].front().pieces;
+        q.entries = warm_scratch.entry;
+        q.records = warm_scratch.record;
+        q.block_state = warm_scratch.state;
+        q.saved_step = warm_scratch.state + 1;
+        GPUSCHED_CUDA(cudaMemset(warm_scratch.state, 0, 2 * sizeof(std::int32_t)));
+        launches[i].kernel->execute_part(q, 1, shape.dynamic_smem, s);
+      }
     };
     for (std::size_t i = 0; i < n; ++i) {
       for (const Part& part : parts(i)) warm(i, part.stream, part.count, part.rec);
@@ -242,7 +271,10 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       before(stream);
       LaunchShape shape = launches[i].shape;
       shape.blocks = part.blocks;
-      launches[i].kernel->launch(shape, part.first, part_record[i][j], stream);
+      if (part.pieces)
+        launches[i].kernel->execute_part(*part.pieces, part.blocks, shape.dynamic_smem, stream);
+      else
+        launches[i].kernel->launch(shape, part.first, part_record[i][j], stream);
       GPUSCHED_CUDA(cudaEventRecord(part_done[i][j], stream));
       out.call_ns.push_back(host_now_ns() - called);
       if (j + 1 == options.parts[i].size()) {
@@ -319,7 +351,9 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
           wait_for(static_cast<cudaStream_t>(part.stream), timeout_s, "native run of " + w.name);
 
     const std::int64_t origin = t0 + sync.offset_ns;  // the host's t = 0 on the GPU clock
+    out.origin_ns = origin;
     for (std::size_t i = 0; i < n; ++i) {
+      if (in_pieces(i)) continue;  // its pieces' records are the caller's
       std::vector<DeviceBlockRecord> host(static_cast<std::size_t>(launches[i].shape.blocks));
       for (const Part& part : parts(i))
         GPUSCHED_CUDA(cudaMemcpy(host.data() + part.first, part.rec,

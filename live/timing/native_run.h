@@ -10,6 +10,7 @@
 
 #include "core/schedule.h"
 #include "core/workload.h"
+#include "live/executor/exec_types.h"
 #include "live/suite/suite.h"
 
 namespace gpusched::live {
@@ -26,6 +27,7 @@ struct NativeExecution {
   std::vector<TimeNs> call_ns;   // per launch (per part, of a launch in parts) in issue order: the host's launch call
   std::vector<TimeNs> called;    // per launch: when the host called the launch, from t = 0 (its issue lag included)
   bool gated = false;            // the parts went in ahead behind gates (gate_parts, with every launch in parts)
+  std::int64_t origin_ns = 0;    // the host's t = 0 on the GPU clock (%globaltimer): where pieces' times count from
 };
 
 struct NativeRunOptions {
@@ -52,6 +54,11 @@ struct NativeRunOptions {
     int first = 0;
     int blocks = 0;
     TimeNs issue_at = 0;
+    // A part of pieces (sim::planned_piece_parts): where set, the part runs entries first..first+blocks-1 of its
+    // launch's entries (one per worker, `pieces` being the view of that slice: SuiteKernel::execute_part), not
+    // blocks; its records are the caller's to read, and the launch's blocks get no pieces in the NativeExecution.
+    // Every part of a launch has pieces, or none.
+    const ExecQueues* pieces = nullptr;
   };
   std::vector<std::vector<Part>> parts;
   // With parts for every launch (otherwise ignored: a whole launch's done event would come after the gated parts

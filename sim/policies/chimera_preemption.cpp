@@ -105,10 +105,13 @@ chimera::SmPlan ChimeraPreemptor::plan_sm(const EngineView& v, std::int32_t vict
   if (launch.kernel->context_bytes_per_block == 0) model.switch_bytes_per_ns = 1.0;
   model.flush_latency_ns = static_cast<double>(v.config().costs.flush_latency);
   const auto kernel = kernel_observation(v, victim);
-  const auto costs = chimera::estimate_costs(blocks, kernel, model, settings_.techniques);
-  const Technique fallback[] = {settings_.fallback};
+  // A kernel whose blocks cannot be stopped (KernelProfile::stoppable) is drained, whatever the techniques.
+  static const std::vector<Technique> drain_only{Technique::Drain};
+  const bool stoppable = launch.kernel->stoppable;
+  const auto costs = chimera::estimate_costs(blocks, kernel, model, stoppable ? settings_.techniques : drain_only);
+  const Technique fallback[] = {stoppable ? settings_.fallback : Technique::Drain};
   auto fallback_costs = chimera::estimate_costs(blocks, kernel, model, fallback);
-  if (settings_.fallback == Technique::Flush) fallback_costs.clear();  // a flush cannot be forced
+  if (fallback[0] == Technique::Flush) fallback_costs.clear();  // a flush cannot be forced
   return chimera::plan_sm(sm, costs, fallback_costs, target_latency(), blocks.size());
 }
 

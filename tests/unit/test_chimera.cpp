@@ -116,8 +116,9 @@ namespace {
 // Launch B: 2 blocks of 500 ns arriving at `b_arrival`. Smart Even gives each one SM: one of A's SMs is
 // preempted (both are alike, so SM 0).
 RunResult run_two_sm(const std::string& policy, TimeNs b_arrival, double idempotent_until = 1.0,
-                     std::map<std::string, std::string> params = {}) {
+                     std::map<std::string, std::string> params = {}, bool stoppable = true) {
   auto a = test::kernel("A", 8, 1024, {1000}, 0, 0, idempotent_until, 100);
+  a->stoppable = stoppable;
   auto b = test::kernel("B", 2, 1024, {500});
   const auto w = make_workload("two-sm", {a, b}, {test::launch("a", 0, 0), test::launch("b", 1, b_arrival)});
   sim::AloneTimeCache cache;
@@ -195,6 +196,19 @@ TEST(ChimeraPolicies, FlushIsRefusedPastTheIdempotencePoint) {
   r = run_two_sm("preempt-flush", 1400, 0.9, {{"idempotence", "strict"}});
   EXPECT_EQ(count(r, PieceOutcome::Flushed), 0);
   EXPECT_EQ(first_start_of(r, 1), 2000);
+}
+
+TEST(ChimeraPolicies, BlocksOfAKernelThatCannotBeStoppedAreDrained) {
+  // The same arrival as above, A recorded with stoppable = false (a live kernel without safe points): whatever the
+  // technique asked for, SM 0's two blocks run to 2000 (drained) and B runs 2000-2500, as under preempt-drain.
+  for (const char* policy : {"preempt-flush", "preempt-switch", "chimera"}) {
+    const auto r = run_two_sm(policy, 1400, 1.0, {}, false);
+    EXPECT_EQ(count(r, PieceOutcome::Flushed), 0) << policy;
+    EXPECT_EQ(count(r, PieceOutcome::SwitchedOut), 0) << policy;
+    EXPECT_EQ(count(r, PieceOutcome::Drained), 2) << policy;
+    EXPECT_EQ(first_start_of(r, 1), 2000) << policy;
+    EXPECT_EQ(r.launches[1].finish, 2500) << policy;
+  }
 }
 
 TEST(ChimeraPolicies, ChimeraPicksPerBlockUnderTheLimit) {

@@ -168,3 +168,27 @@ TEST(ExecutionPlan, WorkerGridBlocks) {
   EXPECT_EQ(worker_grid_blocks(8, 132, 16385, 8), 1056 + 2049);
   EXPECT_EQ(worker_grid_blocks(5, 30, 0, 8), 150);  // a green context of 30 SMs, no entries
 }
+
+TEST(ExecutionPlan, APiecePartQueueStopsWhatThePlanStopsAfterItsPlannedDuration) {
+  // Launch 0's pieces: block 1 switched out after 40 ns, block 0 run whole, block 1 resumed; two parts, the first
+  // holding pieces 1 and 0 (in that order: the part's start order), the second piece 2.
+  Schedule plan;
+  plan.pieces.push_back(BlockPiece{10, 50, 0, 1, 0, 1, PieceOutcome::SwitchedOut});
+  plan.pieces.push_back(BlockPiece{0, 60, 0, 0, 0, 0});
+  plan.pieces.push_back(BlockPiece{100, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn});
+  sim::PlannedPieces first, second;
+  first.pieces = {1, 0};
+  second.pieces = {2};
+  const LaunchQueues q = piece_part_queue(plan, {first, second});
+  ASSERT_EQ(q.entries.size(), 3u);
+  EXPECT_EQ(q.plan_piece, (std::vector<std::size_t>{1, 0, 2}));
+  EXPECT_EQ(q.entries[0].block, 0);
+  EXPECT_EQ(q.entries[0].kind, static_cast<std::int32_t>(EntryKind::Run));
+  EXPECT_EQ(q.entries[0].budget_ns, 0);
+  EXPECT_EQ(q.entries[1].block, 1);
+  EXPECT_EQ(q.entries[1].kind, static_cast<std::int32_t>(EntryKind::Switch));
+  EXPECT_EQ(q.entries[1].budget_ns, 40);  // 50 - 10
+  EXPECT_EQ(q.entries[2].kind, static_cast<std::int32_t>(EntryKind::Run));
+  EXPECT_TRUE(q.stops);
+  EXPECT_TRUE(q.switches);
+}

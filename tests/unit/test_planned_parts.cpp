@@ -108,3 +108,60 @@ TEST(PlannedParts, SpatialCutsValidateH100WhereItRepartitions) {
   EXPECT_EQ(p[0][1].sms.front(), 0);
   EXPECT_EQ(p[0][1].sms.back(), 65);
 }
+
+TEST(PlannedPieceParts, APreemptedBlockIsCutWhereItsSmChangesHands) {
+  // Two SMs. Launch 0: blocks 0-1 at t = 0 on SMs 0-1. At 40 launch 1 takes SM 1: launch 0's block 1 is switched out
+  // there (piece [0, 40)) and launch 1's block 0 runs [40, 90). Launch 0's block 2 starts at 60 on SM 0 (its block 0
+  // ended at 60), and block 1 resumes at 100 on SM 1 (piece [100, 150)). Launch 0 ends at 150, launch 1 at 90.
+  RunResult r = launches_finishing_at({150, 90});
+  r.schedule.pieces.push_back(BlockPiece{0, 60, 0, 0, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{0, 40, 0, 1, 0, 1, PieceOutcome::SwitchedOut});
+  r.schedule.pieces.push_back(BlockPiece{40, 90, 1, 0, 0, 1});
+  r.schedule.pieces.push_back(BlockPiece{60, 120, 0, 2, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{100, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn});
+  // Blocks in pieces: planned_parts does not cut.
+  EXPECT_TRUE(planned_parts(r)[0].empty());
+  // Instants: launch 0's first start 0, last start 100, end 150; launch 1's 40, 40, 90; the switched piece's end 40.
+  // Launch 0's pieces start at 0 (two, SMs 0-1: epoch [0, 40)), 60 (epoch [40, 90)) and 100 (epoch [100, 150)); the
+  // last two are on SM 0 and SM 1, so nothing merges. Launch 1: one part.
+  const auto p = planned_piece_parts(r);
+  ASSERT_EQ(p.size(), 2u);
+  ASSERT_EQ(p[0].size(), 3u);
+  EXPECT_EQ(p[0][0].pieces, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(p[0][0].sms, (std::vector<int>{0, 1}));
+  EXPECT_EQ(p[0][0].start, 0);
+  EXPECT_EQ(p[0][1].pieces, (std::vector<std::size_t>{3}));
+  EXPECT_EQ(p[0][1].sms, (std::vector<int>{0}));
+  EXPECT_EQ(p[0][1].start, 60);
+  EXPECT_EQ(p[0][2].pieces, (std::vector<std::size_t>{4}));
+  EXPECT_EQ(p[0][2].sms, (std::vector<int>{1}));
+  EXPECT_EQ(p[0][2].start, 100);
+  ASSERT_EQ(p[1].size(), 1u);
+  EXPECT_EQ(p[1][0].pieces, (std::vector<std::size_t>{2}));
+  EXPECT_EQ(p[1][0].sms, (std::vector<int>{1}));
+}
+
+TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
+  const auto loaded = load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/validate-h100.toml", "",
+                                            nullptr, "--gpu", "");
+  RunOptions o;
+  o.policy = "chimera";
+  o.interference = "none";
+  AloneTimeCache cache;
+  const RunResult plan = run_workload(loaded.workload, loaded.gpu, o, cache);
+  const auto p = planned_piece_parts(plan);
+  ASSERT_EQ(p.size(), plan.launches.size());
+  std::vector<int> seen(plan.schedule.pieces.size(), 0);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    ASSERT_FALSE(p[i].empty());
+    TimeNs last = -1;
+    for (const auto& part : p[i])
+      for (const std::size_t k : part.pieces) {
+        ++seen.at(k);
+        EXPECT_EQ(plan.schedule.pieces[k].launch, static_cast<std::int32_t>(i));
+        EXPECT_GE(plan.schedule.pieces[k].start, last);  // in planned start order
+        last = plan.schedule.pieces[k].start;
+      }
+  }
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+}

@@ -198,6 +198,37 @@ TEST(ProfileReader, CountedTrafficAndUncoalescedFraction) {
             "k.toml:7:24: field 'dram_bytes_per_block': expected a non-negative number, found -1");
 }
 
+TEST(ProfileReader, StoppableRoundTripAndBadValue) {
+  const std::string head =
+      "format = \"gpusched-kernel\"\nversion = 1\nname = \"k\"\ngrid = [2]\nblock = [32]\nregisters_per_thread = 8\n";
+  Warnings w;
+  EXPECT_TRUE(parse_kernel_profile(head, "k.toml", "", &w).stoppable);  // absent: true
+  EXPECT_FALSE(parse_kernel_profile(head + "stoppable = false\n", "k.toml", "", &w).stoppable);
+  EXPECT_TRUE(w.empty());
+  std::string error = "accepted";
+  try {
+    parse_kernel_profile(head + "stoppable = 3\n", "k.toml", "", &w);
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("k.toml:7"), std::string::npos) << error;
+  EXPECT_NE(error.find("stoppable"), std::string::npos) << error;
+
+  SyntheticProfileSpec s;
+  s.name = "unstoppable";
+  s.gpu = "h100";
+  s.blocks = 4;
+  s.threads_per_block = 128;
+  s.mean_block_ns = 5000;
+  const auto g = synthesize_profile(s);
+  auto p = g.profile;
+  p.stoppable = false;
+  const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_unstoppable").string();
+  write_kernel_profile(dir, p, g.records);
+  EXPECT_FALSE(read_kernel_profile(dir + "/unstoppable.kernel.toml", &w).stoppable);
+  std::filesystem::remove_all(dir);
+}
+
 namespace gpusched {
 namespace {
 
