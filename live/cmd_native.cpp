@@ -119,8 +119,11 @@ int native_command(const NativeArgs& a) {
     auto info = sim::describe_sim_run(w, workload_hash, gpu, o);
     info.workload_file = a.workload;
     info.started_at = store::utc_now_iso8601();
-    NativeExecution ex =
-        run_native(w, launches, {a.timeout_s, priorities, static_cast<TimeNs>(a.lead_in_us * 1000.0), {}, {}});
+    NativeRunOptions no;
+    no.timeout_s = a.timeout_s;
+    no.priorities = priorities;
+    no.lead_in_ns = static_cast<TimeNs>(a.lead_in_us * 1000.0);
+    NativeExecution ex = run_native(w, launches, no);
     RunResult measured = measured_run(w, gpu, std::move(ex.schedule), alone, predicted);
     measured.policy = "native";
     if (r == 1 && !a.timeline.empty()) {

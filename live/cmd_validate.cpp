@@ -50,6 +50,11 @@ namespace {
 // millisecond of the plan, on average: more than the host issues in time with a launch call each (5-8 us on an H100;
 // docs/validation.md, "Partitions on green contexts").
 constexpr double kAutoPartsPerMs = 50;
+// --executor auto carries out a plan that stops and resumes blocks in parts (as --green-parts does) up to this many
+// parts a millisecond, and with the fused worker beyond: on the H100, chimera's bursts-h100 plan (248 parts a
+// millisecond, 1604 distinct green contexts) ran 80 % off in parts against the fused worker's 52 %, while plans of
+// 3-64 parts a millisecond ran closer in parts (docs/validation.md, "Preempting plans in parts").
+constexpr double kAutoPiecePartsPerMs = 150;
 
 struct ValidateArgs {
   std::string workload, gpu, db, policies = "all";
@@ -63,6 +68,7 @@ struct ValidateArgs {
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
        in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false;
+  std::string part_stops = "planned-end";  // parts of pieces: a stopped piece stops at its planned end, or budget
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
@@ -443,20 +449,22 @@ int validate_command(const ValidateArgs& a) {
         gate_parts = a.gate_parts ||
                      (a.executor == "auto" && every_launch && static_cast<double>(parts) / plan_ms > kAutoPartsPerMs);
       }
-      // A plan that stops and resumes blocks (chimera, srtf-chimera, preempt-*), with --green-parts: cut the same way,
-      // with the ends of stopped pieces as further instants, each part a grid of one worker per planned piece
-      // (docs/validation.md, "Preempting plans in parts").
+      // A plan that stops and resumes blocks (chimera, srtf-chimera, preempt-*), with --green-parts or under auto up
+      // to kAutoPiecePartsPerMs: cut the same way, with the ends of stopped pieces as further instants, each part a
+      // grid of one worker per planned piece (docs/validation.md, "Preempting plans in parts"); gated as above.
       std::vector<std::vector<sim::PlannedPieces>> piece_cut;
-      if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && !blocks_whole && a.green_parts) {
+      if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && !blocks_whole &&
+          (a.green_parts || a.executor == "auto")) {
         piece_cut = sim::planned_piece_parts(predicted);
         std::size_t parts = 0;
         for (const auto& c : piece_cut) parts += c.size();
-        if (std::any_of(piece_cut.begin(), piece_cut.end(), [](const auto& c) { return c.empty(); })) {
+        const double per_ms =
+            static_cast<double>(parts) / (static_cast<double>(std::max<TimeNs>(1, predicted.metrics.makespan)) / 1e6);
+        if (std::any_of(piece_cut.begin(), piece_cut.end(), [](const auto& c) { return c.empty(); }) ||
+            (!a.green_parts && per_ms > kAutoPiecePartsPerMs))
           piece_cut.clear();
-          notes.insert(policy + ": a launch of the plan has no pieces on the first GPU; not cut");
-        }
         in_parts = !piece_cut.empty();
-        gate_parts = gate_parts || a.gate_parts;
+        gate_parts = in_parts && (a.gate_parts || (a.executor == "auto" && per_ms > kAutoPartsPerMs));
       }
       const bool native =
           !time_shared &&
@@ -493,6 +501,7 @@ int validate_command(const ValidateArgs& a) {
         NativeRunOptions no;
         no.timeout_s = a.timeout_s;
         no.priorities = priorities;
+        no.inject_fault = eo.inject_fault;
         std::vector<cudaStream_t> extra_streams;  // the samples' and parts' streams, destroyed after the run
         if (green && a.green_samples && !orders_whole_launches(policy)) {
           const auto samples = sim::planned_samples(predicted);
@@ -522,7 +531,8 @@ int validate_command(const ValidateArgs& a) {
             threads.push_back(nl.shape.threads);
             values.push_back(std::max(0, nl.kernel->switch_values_per_thread()));
           }
-          piece_parts.emplace(predicted.schedule, piece_cut, blocks, threads, values);
+          piece_parts.emplace(predicted.schedule, piece_cut, blocks, threads, values, a.part_stops == "planned-end");
+          no.origin_device = piece_parts->origin();
           no.parts.resize(piece_cut.size());
           for (std::size_t i = 0; i < piece_cut.size(); ++i) {
             const int prio = priorities.empty() ? 0 : priorities[i];
@@ -690,10 +700,10 @@ int validate_command(const ValidateArgs& a) {
             sampled_on.size(), sampled_on.front().size(), sampled_on.front().front(), sampled_on.front().back());
       if (cut_launches)
         fmt::print(
-            "  {} launches cut where the plan's partition changes: {} parts, each a grid of its own {} at its "
+            "  {} launches cut where the plan's partition changes: {} parts{}, each a grid of its own {} at its "
             "planned start, {} of them in a green context of their planned SMs\n",
-            cut_launches, parts_issued, gate_parts ? "launched ahead behind a gate the host raises" : "issued",
-            confined_parts);
+            cut_launches, parts_issued, piece_cut.empty() ? "" : " of pieces (one worker per planned piece)",
+            gate_parts ? "launched ahead behind a gate the host raises" : "issued", confined_parts);
       if (!host_calls.empty()) fmt::print("  host: {}\n", host_calls);
       if (replay)
         fmt::print(
@@ -796,6 +806,12 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_flag("--gate-parts", a->gate_parts,
                 "With parts (--green-parts, or auto's): launch every part before the run, each behind a stream wait "
                 "on a counter in host memory that the host raises at the part's time, instead of a launch call then");
+  cmd->add_option("--part-stops", a->part_stops,
+                  "A plan that stops and resumes blocks, in parts: a stopped piece stops at its planned end from the "
+                  "execution's origin (planned-end: where the plan preempts it, however late it started) or after "
+                  "its planned duration from its own start (budget, as the fused worker does)")
+      ->check(CLI::IsMember({"planned-end", "budget"}))
+      ->capture_default_str();
   cmd->add_option("--sample-gate", a->sample_gate,
                   "With --green-samples: the rest of a sampled launch waits for all its sample blocks (all) or for "
                   "block 0 alone (first: the plan's prediction point), the others running beside it")

@@ -3,19 +3,20 @@
 # (a CUDA error). Each must end with a clear message and a non-zero exit, and the store must hold the first
 # execution whole (its prediction, its live run, their link) and nothing of the second. Skips (77) where no GPU or
 # driver is present.
-#   validate-fault-test.sh GPUSCHED_LIVE GPUSCHED WORKLOAD [POLICIES]   (POLICIES: the two executions, fifo,chimera;
-#   the second must go through an executor of ours, where the fault is injected: chimera's plan stops and resumes
-#   blocks, which the hardware's dispatch cannot, so auto gives it to the fused worker)
+#   validate-fault-test.sh GPUSCHED_LIVE GPUSCHED WORKLOAD [POLICIES [EXECUTOR]]   (POLICIES: the two executions,
+#   default fifo,chimera: under auto chimera's plan runs in parts on green contexts; EXECUTOR: --executor's value,
+#   default auto. The fault is injected ahead of the second execution's first grid, whichever carries it out)
 bin=$1
 gpusched=$2
 workload=$3
 policies=${4:-fifo,chimera}
+executor=${5:-auto}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
 check() {  # kind, expected message
   local msg rc runs
-  msg=$("$bin" validate -w "$workload" --any-gpu -p "$policies" --alone-repeats 1 --inject-fault "$1" --timeout 5 \
+  msg=$("$bin" validate -w "$workload" --any-gpu -p "$policies" --executor "$executor" --alone-repeats 1 --inject-fault "$1" --timeout 5 \
     --db "$out/$1.db" 2>&1)
   rc=$?
   echo "$msg" | grep -v "^gpusched-live: note"

@@ -35,8 +35,10 @@ struct PlannedPieces {
 };
 
 // Per launch, its parts in start order. The instants are planned_parts' (each launch's first start, last start and
-// end) and the end of every piece the plan stops (flush, switch, kill): where an SM changes hands. Neighbouring parts
-// on the same SMs are merged. Empty for every launch of a plan over several GPUs.
+// end) and the end of every piece the plan stops (flush, switch, kill): where an SM changes hands. (Every launch's
+// release as a further instant, where a preempting policy decides, was measured no better: docs/validation.md,
+// "Preempting plans in parts".) Neighbouring parts on the same SMs are merged. Empty for every launch of a plan over
+// several GPUs.
 std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan);
 
 }  // namespace gpusched::sim

@@ -260,6 +260,21 @@ __global__ void hardware_placed_kernel(typename Body::Args args, ExecQueues q) {
 // earlier piece left (fresh, saved), waits while another runs it, and is skipped once it is done.
 template <class Body, bool Stops>
 __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
+  if constexpr (!Stops) {  // every piece runs its block whole: stamped as hardware_placed_kernel stamps
+    const int block = q.part_first_block >= 0 ? q.part_first_block + static_cast<int>(blockIdx.x)
+                                              : __ldg(&q.entries[blockIdx.x].block);
+    unsigned start_lo = 0;
+    if (threadIdx.x == 0) start_lo = static_cast<unsigned>(globaltimer_ns());
+    Body::block(args, BlockContext{block, nullptr});
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const std::uint64_t end = globaltimer_ns();
+      const std::uint64_t high = (end >> 32) - (start_lo > static_cast<unsigned>(end) ? 1 : 0);
+      q.records[blockIdx.x] =
+          ExecRecord{high << 32 | start_lo, end, sm_id(), static_cast<std::uint32_t>(ExecOutcome::Completed)};
+    }
+    return;
+  }
   __shared__ int s_go, s_resume, s_restored, s_stop, s_step;
   __shared__ unsigned long long s_start, s_stop_at;
   const ExecEntry en = q.entries[blockIdx.x];
@@ -283,8 +298,16 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
     s_restored = restored;
     s_stop = 0;
     s_start = globaltimer_ns();
-    s_stop_at = en.kind != static_cast<int>(EntryKind::Run) ? s_start + static_cast<unsigned long long>(en.budget_ns)
-                                                             : ~0ull;
+    unsigned long long stop_at = ~0ull;
+    if (en.kind != static_cast<int>(EntryKind::Run)) {
+      stop_at = s_start + static_cast<unsigned long long>(en.budget_ns);
+      if (q.stop_origin) {  // at the plan's instant, or at once when the piece started after it
+        const unsigned long long at =
+            *reinterpret_cast<const volatile std::uint64_t*>(q.stop_origin) + static_cast<unsigned long long>(en.planned_end_ns);
+        stop_at = at > s_start ? at : s_start;
+      }
+    }
+    s_stop_at = stop_at;
   }
   __syncthreads();
   if (!s_go) return;

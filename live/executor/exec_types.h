@@ -21,6 +21,9 @@ struct ExecEntry {
   // taken. Gates point to earlier pieces only, so the SM's pieces are taken in the plan's order. -1: no gate.
   std::int32_t gate_launch = -1;
   std::int32_t gate_entry = -1;
+  // Parts of pieces (ExecQueues::stop_origin set): the piece's planned end from the execution's origin, where a
+  // stopped piece stops (at its first safe point after it) instead of after budget_ns.
+  std::int64_t planned_end_ns = 0;
 };
 
 // How a piece ended on the GPU.
@@ -81,6 +84,14 @@ struct ExecQueues {
   // blockIdx.x-th piece to start, wherever the hardware placed it, and writes its record at records[blockIdx.x].
   std::int32_t hardware_placed = 0;
   const std::int32_t* start_block = nullptr;  // the blocks in the plan's start order; null: block order
+  // Parts of pieces (exec_device.cuh, part_pieces_kernel): where set, %globaltimer at the execution's origin (written
+  // before the first part runs), and a stopped piece stops at its planned end from it (ExecEntry::planned_end_ns), as
+  // a preemption at the plan's instant does, however late the piece started; null: after its budget from its start.
+  const std::uint64_t* stop_origin = nullptr;
+  // Parts of pieces: >= 0 when the part's entries are blocks part_first_block, part_first_block + 1, ... each run to its
+  // end (no claim, no stop): worker w runs block part_first_block + w without loading its entry, which a kernel of
+  // short blocks (histogram's 3 us) would pay at every block's start.
+  std::int32_t part_first_block = -1;
 };
 
 }  // namespace gpusched::live

@@ -1,10 +1,16 @@
 #include "live/executor/piece_parts.h"
 
+#include <cuda_runtime.h>
+
+#include "live/cuda_check.h"
+
 namespace gpusched::live {
 
 PieceParts::PieceParts(const Schedule& plan, const std::vector<std::vector<sim::PlannedPieces>>& cut,
                        const std::vector<std::int64_t>& blocks, const std::vector<int>& threads,
-                       const std::vector<int>& values_per_thread) {
+                       const std::vector<int>& values_per_thread, bool at_planned_end) {
+  GPUSCHED_CUDA(cudaMalloc(&origin_, sizeof(std::uint64_t)));
+  GPUSCHED_CUDA(cudaMemset(origin_, 0, sizeof(std::uint64_t)));
   const std::size_t n = cut.size();
   queues_.resize(n);
   views_.resize(n);
@@ -22,11 +28,22 @@ PieceParts::PieceParts(const Schedule& plan, const std::vector<std::vector<sim::
       ExecQueues v = queues_[i]->view();
       v.entries += first;
       v.records += first;
+      v.stop_origin = at_planned_end ? origin_ : nullptr;
+      const auto begin = q.entries.begin() + first;
+      const std::int32_t first_block = begin->block;
+      bool run_range = !q.stops;
+      for (std::size_t e = 0; e < part.pieces.size() && run_range; ++e)
+        run_range = begin[static_cast<std::ptrdiff_t>(e)].block == first_block + static_cast<std::int32_t>(e);
+      v.part_first_block = run_range ? first_block : -1;
       views_[i].push_back(v);
       first_[i].push_back(first);
       first += static_cast<int>(part.pieces.size());
     }
   }
+}
+
+PieceParts::~PieceParts() {
+  if (origin_) cudaFree(origin_);
 }
 
 std::vector<std::pair<BlockPiece, std::size_t>> PieceParts::executed(std::uint64_t origin_ns,

@@ -19,9 +19,16 @@ class PieceParts {
  public:
   // Per launch: its blocks, the kernel's threads per block and SuiteKernel::switch_values_per_thread. Allocates the
   // queues on the GPU.
+  // `at_planned_end`: a stopped piece stops at its planned end from the execution's origin (ExecQueues::
+  // stop_origin, which run_native writes to origin()); otherwise after its planned duration from its own start.
   PieceParts(const Schedule& plan, const std::vector<std::vector<sim::PlannedPieces>>& cut,
              const std::vector<std::int64_t>& blocks, const std::vector<int>& threads,
-             const std::vector<int>& values_per_thread);
+             const std::vector<int>& values_per_thread, bool at_planned_end);
+  ~PieceParts();
+  PieceParts(const PieceParts&) = delete;
+  PieceParts& operator=(const PieceParts&) = delete;
+  // Device memory for the execution's origin on the GPU clock (NativeRunOptions::origin_device).
+  std::uint64_t* origin() const { return origin_; }
   // The view of part j of launch i (stable while this object lives), and where its entries begin in the launch's.
   const ExecQueues* view(std::size_t i, std::size_t j) const { return &views_[i][j]; }
   int first_entry(std::size_t i, std::size_t j) const { return first_[i][j]; }
@@ -37,6 +44,7 @@ class PieceParts {
   std::vector<std::vector<int>> first_;                     // per launch, per part: its first entry
   std::vector<std::vector<std::size_t>> plan_piece_;        // per launch, per entry: its piece in the plan
   std::vector<std::vector<std::int32_t>> block_;            // per launch, per entry: its block
+  std::uint64_t* origin_ = nullptr;
 };
 
 }  // namespace gpusched::live

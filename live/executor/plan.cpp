@@ -199,6 +199,7 @@ LaunchQueues piece_part_queue(const Schedule& plan, const std::vector<sim::Plann
       const EntryKind kind = entry_kind(p.outcome);
       e.kind = static_cast<std::int32_t>(kind);
       e.budget_ns = kind == EntryKind::Run ? 0 : p.end - p.start;
+      e.planned_end_ns = p.end;
       q.stops = q.stops || kind != EntryKind::Run;
       q.switches = q.switches || kind == EntryKind::Switch;
       q.entries.push_back(e);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <stdexcept>
 
 #include "live/cuda_check.h"
 #include "live/suite_binding.h"
@@ -285,6 +286,14 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     // Gated parts: every part with a stream wait on the counter reaching its rank, all before t = 0 in the order of
     // their times (so a predecessor's done event is recorded before a successor waits on it: the order puts a
     // launch's parts after its predecessors' last).
+    if (!options.inject_fault.empty()) {
+      if (options.inject_fault != "hang" && options.inject_fault != "error")
+        throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
+      const Item& first = order.front();
+      launch_fault_kernel(options.inject_fault, first.part >= 0 ? options.parts[first.launch][static_cast<std::size_t>(
+                                                                      first.part)].stream
+                                                                : static_cast<void*>(stream_of[first.launch]));
+    }
     out.gated = options.gate_parts && !options.parts.empty();
     for (std::size_t i = 0; i < n && out.gated; ++i) out.gated = partitioned(i);
     if (out.gated) {
@@ -303,6 +312,10 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     }
     // The launches went in above: t = 0 after them, with the same lead-in.
     const std::int64_t t0 = host_now_ns() + options.lead_in_ns;  // the host's t = 0, a little ahead to get going
+    if (options.origin_device) {  // before any part runs: gates open from t = 0 on, the lead-in is 300 us
+      const auto at = static_cast<std::uint64_t>(t0 + sync.offset_ns);
+      GPUSCHED_CUDA(cudaMemcpy(options.origin_device, &at, sizeof at, cudaMemcpyHostToDevice));
+    }
     std::uint32_t raised = 0;
     for (const Item& item : order) {
       const std::size_t i = item.launch;

@@ -66,6 +66,11 @@ struct NativeRunOptions {
   // memory (cuStreamWaitValue32), and at each part's time only raise the counter to its rank: a store instead of a
   // launch call, so a plan of many parts does not wait for the host.
   bool gate_parts = false;
+  // Where set (device memory), the host's t = 0 on the GPU clock is written there before the first part runs (parts of
+  // pieces that stop at their planned end read it: ExecQueues::stop_origin).
+  std::uint64_t* origin_device = nullptr;
+  // Tests of the error paths: "hang" or "error", a faulty kernel ahead of the first launch (or part), on its stream.
+  std::string inject_fault;
 };
 
 // Throws LiveError on a CUDA error; ends the process (exit 1) past `timeout_s`. With `priorities` (one CUDA stream
