@@ -302,8 +302,8 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
     if (en.kind != static_cast<int>(EntryKind::Run)) {
       stop_at = s_start + static_cast<unsigned long long>(en.budget_ns);
       if (q.stop_origin) {  // at the plan's instant, or at once when the piece started after it
-        const unsigned long long at =
-            *reinterpret_cast<const volatile std::uint64_t*>(q.stop_origin) + static_cast<unsigned long long>(en.planned_end_ns);
+        const unsigned long long at = *reinterpret_cast<const volatile std::uint64_t*>(q.stop_origin) +
+                                      static_cast<unsigned long long>(en.planned_end_ns);
         stop_at = at > s_start ? at : s_start;
       }
     }

@@ -88,8 +88,8 @@ struct ExecQueues {
   // before the first part runs), and a stopped piece stops at its planned end from it (ExecEntry::planned_end_ns), as
   // a preemption at the plan's instant does, however late the piece started; null: after its budget from its start.
   const std::uint64_t* stop_origin = nullptr;
-  // Parts of pieces: >= 0 when the part's entries are blocks part_first_block, part_first_block + 1, ... each run to its
-  // end (no claim, no stop): worker w runs block part_first_block + w without loading its entry, which a kernel of
+  // Parts of pieces: >= 0 when the part's entries are blocks part_first_block, part_first_block + 1, ... each run to
+  // its end (no claim, no stop): worker w runs block part_first_block + w without loading its entry, which a kernel of
   // short blocks (histogram's 3 us) would pay at every block's start.
   std::int32_t part_first_block = -1;
 };

@@ -39,11 +39,11 @@ class PieceParts {
                                                            std::int64_t& skipped) const;
 
  private:
-  std::vector<std::unique_ptr<DeviceQueues>> queues_;       // per launch (null: not cut)
-  std::vector<std::vector<ExecQueues>> views_;              // per launch, per part
-  std::vector<std::vector<int>> first_;                     // per launch, per part: its first entry
-  std::vector<std::vector<std::size_t>> plan_piece_;        // per launch, per entry: its piece in the plan
-  std::vector<std::vector<std::int32_t>> block_;            // per launch, per entry: its block
+  std::vector<std::unique_ptr<DeviceQueues>> queues_;  // per launch (null: not cut)
+  std::vector<std::vector<ExecQueues>> views_;         // per launch, per part
+  std::vector<std::vector<int>> first_;                // per launch, per part: its first entry
+  std::vector<std::vector<std::size_t>> plan_piece_;   // per launch, per entry: its piece in the plan
+  std::vector<std::vector<std::int32_t>> block_;       // per launch, per entry: its block
   std::uint64_t* origin_ = nullptr;
 };
 

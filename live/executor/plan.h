@@ -59,9 +59,9 @@ int worker_grid_blocks(int workers_per_sm, int sms, std::size_t entries, int ent
 // The kind of entry a planned piece becomes.
 EntryKind entry_kind(PieceOutcome planned);
 
-// One launch's queue of pieces from its parts (sim::planned_piece_parts; live/executor/piece_parts.h runs them): entries
-// in part order, each part's in its planned start order; a piece the plan stops becomes an entry stopped after its
-// planned duration (entry_kind). The parts' grids are placed by the hardware, so the queue has one SM's worth of
+// One launch's queue of pieces from its parts (sim::planned_piece_parts; live/executor/piece_parts.h runs them):
+// entries in part order, each part's in its planned start order; a piece the plan stops becomes an entry stopped after
+// its planned duration (entry_kind). The parts' grids are placed by the hardware, so the queue has one SM's worth of
 // per-SM counters, which nothing reads.
 LaunchQueues piece_part_queue(const Schedule& plan, const std::vector<sim::PlannedPieces>& parts);
 

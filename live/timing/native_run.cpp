@@ -290,9 +290,9 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       if (options.inject_fault != "hang" && options.inject_fault != "error")
         throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
       const Item& first = order.front();
-      launch_fault_kernel(options.inject_fault, first.part >= 0 ? options.parts[first.launch][static_cast<std::size_t>(
-                                                                      first.part)].stream
-                                                                : static_cast<void*>(stream_of[first.launch]));
+      launch_fault_kernel(options.inject_fault,
+                          first.part >= 0 ? options.parts[first.launch][static_cast<std::size_t>(first.part)].stream
+                                          : static_cast<void*>(stream_of[first.launch]));
     }
     out.gated = options.gate_parts && !options.parts.empty();
     for (std::size_t i = 0; i < n && out.gated; ++i) out.gated = partitioned(i);

@@ -32,8 +32,7 @@ std::vector<ParamSpec> preemption_params() {
 PreemptionSettings preemption_settings(const Params& p, std::vector<Technique> techniques, Technique fallback) {
   PreemptionSettings s;
   s.latency_limit_ns = p.get_double("latency_limit_us") * 1000.0;
-  if (!(s.latency_limit_ns >= 0))
-    throw std::invalid_argument("parameter 'latency_limit_us' must be >= 0");
+  if (!(s.latency_limit_ns >= 0)) throw std::invalid_argument("parameter 'latency_limit_us' must be >= 0");
   const auto& idem = p.get_string("idempotence");
   if (idem != "relaxed" && idem != "strict")
     throw std::invalid_argument("parameter 'idempotence' expects relaxed or strict, found \"" + idem + "\"");
@@ -128,8 +127,10 @@ void ChimeraPreemptor::apply(const chimera::SmPlan& plan, Actions& a) {
   if (plan.latency > settings_.latency_limit_ns) ++sm_plans_late_;
   for (const auto& c : plan.choices) {
     ++by_technique_[static_cast<int>(c.technique)];
-    if (c.technique == Technique::Flush) a.flush(c.id);
-    else if (c.technique == Technique::Switch) a.context_switch(c.id);
+    if (c.technique == Technique::Flush)
+      a.flush(c.id);
+    else if (c.technique == Technique::Switch)
+      a.context_switch(c.id);
   }
 }
 

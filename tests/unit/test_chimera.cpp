@@ -144,7 +144,9 @@ int count(const RunResult& r, PieceOutcome o) {
   return n;
 }
 
-double metric(const RunResult& r, const std::string& name) { return policy_metric(r, name, -1); }
+double metric(const RunResult& r, const std::string& name) {
+  return policy_metric(r, name, -1);
+}
 
 }  // namespace
 
