@@ -522,6 +522,19 @@ int validate_command(const ValidateArgs& a) {
         // A plan in parts (--green-parts, or auto's choice above): each part a grid of its own in a green context of
         // the SMs the plan runs it on, issued when the plan starts it less the GPU's launch latency
         // (docs/validation.md, "Partitions on green contexts").
+        // A part's stream: in a green context of the groups covering its SMs, or a plain one where they are all.
+        auto part_stream = [&](const std::vector<int>& sms, int prio) {
+          const auto groups = covering_groups_of_sms(green->group_sms(), sms);
+          cudaStream_t s = nullptr;
+          if (groups.empty()) {
+            GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, prio));
+          } else {
+            s = green->create_stream(green->context(groups), prio);
+            ++confined_parts;
+          }
+          extra_streams.push_back(s);
+          return s;
+        };
         std::optional<PieceParts> piece_parts;
         if (in_parts && !piece_cut.empty()) {
           std::vector<std::int64_t> blocks;
@@ -538,15 +551,7 @@ int validate_command(const ValidateArgs& a) {
             const int prio = priorities.empty() ? 0 : priorities[i];
             for (std::size_t j = 0; j < piece_cut[i].size(); ++j) {
               const auto& part = piece_cut[i][j];
-              const auto groups = covering_groups_of_sms(green->group_sms(), part.sms);
-              cudaStream_t s = nullptr;
-              if (groups.empty()) {
-                GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, prio));
-              } else {
-                s = green->create_stream(green->context(groups), prio);
-                ++confined_parts;
-              }
-              extra_streams.push_back(s);
+              const cudaStream_t s = part_stream(part.sms, prio);
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               no.parts[i].push_back({s, piece_parts->first_entry(i, j), static_cast<int>(part.pieces.size()), issue,
                                      piece_parts->view(i, j)});
@@ -562,15 +567,7 @@ int validate_command(const ValidateArgs& a) {
             const int prio = priorities.empty() ? 0 : priorities[i];
             for (std::size_t j = 0; j < cut[i].size(); ++j) {
               const auto& part = cut[i][j];
-              const auto groups = covering_groups_of_sms(green->group_sms(), part.sms);
-              cudaStream_t s = nullptr;
-              if (groups.empty()) {
-                GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, prio));
-              } else {
-                s = green->create_stream(green->context(groups), prio);
-                ++confined_parts;
-              }
-              extra_streams.push_back(s);
+              const cudaStream_t s = part_stream(part.sms, prio);
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               no.parts[i].push_back({s, part.first, part.blocks, issue});
               ++parts_issued;

@@ -237,10 +237,10 @@ __global__ void executor_kernel(typename Body::Args args, ExecQueues q) {
 // queue, counter or claim: each worker's entry is its own, and its block is a load at most (none where the plan
 // started the blocks in block order, as the hardware does). Stamped as instrumented_kernel stamps (the start's low
 // 32 bits kept in one register so that the body keeps the plain kernel's register count); the host puts the
-// records, in start order, back in entry order.
+// records, in start order, back in entry order. run_block_stamped runs one block whole and stamps it so (a part of
+// pieces none of which stops does the same).
 template <class Body>
-__global__ void hardware_placed_kernel(typename Body::Args args, ExecQueues q) {
-  const int block = q.start_block ? __ldg(&q.start_block[blockIdx.x]) : static_cast<int>(blockIdx.x);
+__device__ inline void run_block_stamped(const typename Body::Args& args, int block, ExecRecord* record) {
   unsigned start_lo = 0;
   if (threadIdx.x == 0) start_lo = static_cast<unsigned>(globaltimer_ns());
   Body::block(args, BlockContext{block, nullptr});
@@ -248,9 +248,14 @@ __global__ void hardware_placed_kernel(typename Body::Args args, ExecQueues q) {
   if (threadIdx.x == 0) {
     const std::uint64_t end = globaltimer_ns();
     const std::uint64_t high = (end >> 32) - (start_lo > static_cast<unsigned>(end) ? 1 : 0);
-    q.records[blockIdx.x] =
-        ExecRecord{high << 32 | start_lo, end, sm_id(), static_cast<std::uint32_t>(ExecOutcome::Completed)};
+    *record = ExecRecord{high << 32 | start_lo, end, sm_id(), static_cast<std::uint32_t>(ExecOutcome::Completed)};
   }
+}
+
+template <class Body>
+__global__ void hardware_placed_kernel(typename Body::Args args, ExecQueues q) {
+  const int block = q.start_block ? __ldg(&q.start_block[blockIdx.x]) : static_cast<int>(blockIdx.x);
+  run_block_stamped<Body>(args, block, &q.records[blockIdx.x]);
 }
 
 // One part of a plan that stops and resumes blocks, as a grid of its own (sim::planned_piece_parts; docs/validation.md,
@@ -263,16 +268,7 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
   if constexpr (!Stops) {  // every piece runs its block whole: stamped as hardware_placed_kernel stamps
     const int block = q.part_first_block >= 0 ? q.part_first_block + static_cast<int>(blockIdx.x)
                                               : __ldg(&q.entries[blockIdx.x].block);
-    unsigned start_lo = 0;
-    if (threadIdx.x == 0) start_lo = static_cast<unsigned>(globaltimer_ns());
-    Body::block(args, BlockContext{block, nullptr});
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      const std::uint64_t end = globaltimer_ns();
-      const std::uint64_t high = (end >> 32) - (start_lo > static_cast<unsigned>(end) ? 1 : 0);
-      q.records[blockIdx.x] =
-          ExecRecord{high << 32 | start_lo, end, sm_id(), static_cast<std::uint32_t>(ExecOutcome::Completed)};
-    }
+    run_block_stamped<Body>(args, block, &q.records[blockIdx.x]);
     return;
   }
   __shared__ int s_go, s_resume, s_restored, s_stop, s_step;
