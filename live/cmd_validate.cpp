@@ -68,7 +68,9 @@ struct ValidateArgs {
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
        in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false;
-  std::string part_stops = "planned-end";  // parts of pieces: a stopped piece stops at its planned end, or budget
+  std::string part_stops = "planned-end";
+  int part_context_groups = 1;  // parts' green contexts: whole aligned runs of this many SM groups  // parts of pieces:
+                                // a stopped piece stops at its planned end, or budget
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
@@ -524,7 +526,16 @@ int validate_command(const ValidateArgs& a) {
         // (docs/validation.md, "Partitions on green contexts").
         // A part's stream: in a green context of the groups covering its SMs, or a plain one where they are all.
         auto part_stream = [&](const std::vector<int>& sms, int prio) {
-          const auto groups = covering_groups_of_sms(green->group_sms(), sms);
+          auto groups = covering_groups_of_sms(green->group_sms(), sms);
+          if (a.part_context_groups > 1 && !groups.empty()) {  // widened to whole aligned runs: fewer contexts
+            const int run = a.part_context_groups, all = static_cast<int>(green->group_sms().size());
+            std::vector<int> wide;
+            for (const int g : groups)
+              for (int h = g / run * run; h < std::min(all, g / run * run + run); ++h) wide.push_back(h);
+            std::sort(wide.begin(), wide.end());
+            wide.erase(std::unique(wide.begin(), wide.end()), wide.end());
+            groups = static_cast<int>(wide.size()) == all ? std::vector<int>{} : wide;
+          }
           cudaStream_t s = nullptr;
           if (groups.empty()) {
             GPUSCHED_CUDA(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, prio));
@@ -803,6 +814,12 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_flag("--gate-parts", a->gate_parts,
                 "With parts (--green-parts, or auto's): launch every part before the run, each behind a stream wait "
                 "on a counter in host memory that the host raises at the part's time, instead of a launch call then");
+  cmd->add_option("--part-context-groups", a->part_context_groups,
+                  "Parts on green contexts: widen each part's context to whole aligned runs of this many SM groups (1: "
+                  "the groups covering its SMs), so a plan of many parts uses fewer contexts (docs/validation.md, "
+                  "\"Preempting plans in parts\")")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   cmd->add_option("--part-stops", a->part_stops,
                   "A plan that stops and resumes blocks, in parts: a stopped piece stops at its planned end from the "
                   "execution's origin (planned-end: where the plan preempts it, however late it started) or after "
