@@ -660,7 +660,12 @@ int validate_command(const ValidateArgs& a) {
                  format_duration(live_record.metrics.makespan), pct(c.makespan_error), pct(c.stp_error),
                  pct(c.antt_error), fmt::format("{:.1f}%", 100 * c.mean_abs_turnaround_error),
                  c.block_time_ks ? fmt::format("{:.3f}", *c.block_time_ks) : "-", grids);
-      if (a.per_launch) fmt::print("{}\n", store::format_comparison(live_record, predicted_record, c));
+      if (a.per_launch)
+        fmt::print("{}\n", store::format_comparison(live_record, predicted_record, c));
+      else if (c.mean_abs_start_share)  // where the turnaround errors come from (--per-launch: launch by launch)
+        fmt::print(
+            "  turnaround error from: first slot {:.1f}%, block time {:.1f}%, slots held {:.1f}% (mean |share|)\n",
+            100 * *c.mean_abs_start_share, 100 * *c.mean_abs_duration_share, 100 * *c.mean_abs_width_share);
       int confined = 0, least = 0, most = 0;
       for (const int sms : ex.green_sms)
         if (sms > 0) {

@@ -31,9 +31,65 @@ std::vector<double> block_times(const Schedule& s) {
   return out;
 }
 
+// Per launch: its first piece's start, its last piece's end, its pieces' summed time and its blocks.
+struct LaunchSpan {
+  TimeNs first = 0, last = 0;
+  double busy = 0;
+  std::int64_t blocks = 0;
+  bool any = false;
+};
+
+std::vector<LaunchSpan> launch_spans(const Schedule& s, std::size_t launches) {
+  std::vector<LaunchSpan> out(launches);
+  std::map<std::pair<std::int32_t, std::int32_t>, bool> seen;
+  for (const auto& p : s.pieces) {
+    if (p.launch < 0 || static_cast<std::size_t>(p.launch) >= launches) continue;
+    auto& l = out[static_cast<std::size_t>(p.launch)];
+    l.first = l.any ? std::min(l.first, p.start) : p.start;
+    l.last = l.any ? std::max(l.last, p.end) : p.end;
+    l.any = true;
+    l.busy += static_cast<double>(p.end - p.start);
+    if (seen.emplace(std::pair{p.launch, p.block}, true).second) ++l.blocks;
+  }
+  return out;
+}
+
 double median_of_sorted(const std::vector<double>& v) {
   const std::size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// LaunchComparison's shares (run_comparison.h says how they are defined).
+void decompose(const RunRecord& run, const RunRecord& reference, RunComparison& c) {
+  const auto spans = launch_spans(run.schedule, run.launches.size());
+  const auto ref_spans = launch_spans(reference.schedule, reference.launches.size());
+  double start_sum = 0, duration_sum = 0, width_sum = 0;
+  int decomposed = 0;
+  for (auto& l : c.launches) {
+    const auto i = static_cast<std::size_t>(l.index);
+    const LaunchSpan &a = spans[i], &b = ref_spans[i];
+    const double t_ref = static_cast<double>(l.reference_turnaround);
+    if (!a.any || !b.any || a.blocks == 0 || b.blocks == 0 || t_ref <= 0 || !std::isfinite(l.relative_error)) continue;
+    const double wait = static_cast<double>(a.first - run.launches[i].outcome.release);
+    const double wait_ref = static_cast<double>(b.first - reference.launches[i].outcome.release);
+    const double span_ref = static_cast<double>(std::max<TimeNs>(1, b.last - b.first));
+    const double width_ref = b.busy / span_ref;
+    const double block_time = a.busy / static_cast<double>(a.blocks);
+    const double block_time_ref = b.busy / static_cast<double>(b.blocks);
+    if (width_ref <= 0) continue;
+    l.start_share = (wait - wait_ref) / t_ref;
+    l.duration_share = static_cast<double>(b.blocks) * (block_time - block_time_ref) / width_ref / t_ref;
+    l.width_share = l.relative_error - *l.start_share - *l.duration_share;
+    start_sum += std::abs(*l.start_share);
+    duration_sum += std::abs(*l.duration_share);
+    width_sum += std::abs(*l.width_share);
+    ++decomposed;
+  }
+  if (decomposed) {
+    c.mean_abs_start_share = start_sum / decomposed;
+    c.mean_abs_duration_share = duration_sum / decomposed;
+    c.mean_abs_width_share = width_sum / decomposed;
+  }
 }
 
 }  // namespace
@@ -73,6 +129,7 @@ RunComparison compare_runs(const RunRecord& run, const RunRecord& reference) {
     c.launches.push_back(l);
   }
   if (n) c.mean_abs_turnaround_error /= static_cast<double>(n);
+  decompose(run, reference, c);
   c.makespan_error =
       relative(static_cast<double>(run.metrics.makespan), static_cast<double>(reference.metrics.makespan));
   c.stp_error = relative(run.metrics.stp, reference.metrics.stp);
@@ -100,14 +157,25 @@ std::string magnitude(double x) {
 std::string format_comparison(const RunRecord& a, const RunRecord& b, const RunComparison& c, bool per_launch) {
   std::string out;
   if (per_launch) {
-    out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}\n", "launch", "id", "turnaround", "reference", "error");
-    for (const auto& l : c.launches)
-      out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}\n", l.index,
-                         a.launches[static_cast<std::size_t>(l.index)].id, format_duration(l.turnaround),
-                         format_duration(l.reference_turnaround), percent(l.relative_error));
+    const bool shares = c.mean_abs_start_share.has_value();
+    out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}", "launch", "id", "turnaround", "reference", "error");
+    out += shares ? fmt::format(" {:>9} {:>9} {:>9}\n", "start", "blocks", "width") : "\n";
+    for (const auto& l : c.launches) {
+      out += fmt::format("{:<6} {:<16} {:>14} {:>14} {:>9}", l.index, a.launches[static_cast<std::size_t>(l.index)].id,
+                         format_duration(l.turnaround), format_duration(l.reference_turnaround),
+                         percent(l.relative_error));
+      if (shares && l.start_share)
+        out += fmt::format(" {:>9} {:>9} {:>9}", percent(*l.start_share), percent(*l.duration_share),
+                           percent(*l.width_share));
+      out += "\n";
+    }
   }
   out += fmt::format("turnaround error: mean |e| {}, max |e| {}\n", magnitude(c.mean_abs_turnaround_error),
                      magnitude(c.max_abs_turnaround_error));
+  if (c.mean_abs_start_share)
+    out += fmt::format(
+        "turnaround error from: first slot (start) mean |e| {}, block time (blocks) {}, slots held (width) {}\n",
+        magnitude(*c.mean_abs_start_share), magnitude(*c.mean_abs_duration_share), magnitude(*c.mean_abs_width_share));
   out += fmt::format("makespan {} ({} against {}), STP {}, ANTT {}\n", percent(c.makespan_error),
                      format_duration(a.metrics.makespan), format_duration(b.metrics.makespan), percent(c.stp_error),
                      percent(c.antt_error));

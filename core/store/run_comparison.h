@@ -15,6 +15,17 @@ struct LaunchComparison {
   TimeNs turnaround = 0;            // of the run compared
   TimeNs reference_turnaround = 0;  // of the reference
   double relative_error = 0;        // (turnaround - reference) / reference; 0 when both are 0
+  // Where relative_error comes from, in fractions of the reference turnaround, when both runs kept the launch's
+  // blocks (the three sum to relative_error). A launch's turnaround is its wait for a first slot (release to its
+  // first piece's start) plus its span (first start to last end), and the span is blocks x block time / width,
+  // block time being the mean over its blocks of their pieces' summed time and width the mean pieces in flight
+  // over the span. So, the reference's values marked _r:
+  //   start_share    = (wait - wait_r) / turnaround_r                         (first slot later or earlier)
+  //   duration_share = blocks x (block time - block time_r) / width_r / turnaround_r   (slower or faster blocks:
+  //                    interference, block-time variance; the model's part when the reference is a prediction)
+  //   width_share    = the rest: fewer or more slots held at once than the reference (the dispatch's part),
+  //                    with whatever of the finish the last piece's end does not account for.
+  std::optional<double> start_share, duration_share, width_share;
 };
 
 struct RunComparison {
@@ -30,6 +41,8 @@ struct RunComparison {
   std::optional<double> block_time_ks;
   std::optional<double> block_time_median_ratio;
   std::size_t blocks = 0, reference_blocks = 0;
+  // Over the launches decomposed: the mean of |start_share|, |duration_share| and |width_share|.
+  std::optional<double> mean_abs_start_share, mean_abs_duration_share, mean_abs_width_share;
 };
 
 // Throws std::invalid_argument when the runs are of different workloads (content hashes differ).

@@ -95,6 +95,50 @@ TEST(RunComparison, ErrorsByHand) {
   EXPECT_THROW(compare_runs(predicted, other), std::invalid_argument);
 }
 
+TEST(RunComparison, TurnaroundErrorSplitsIntoStartBlockTimeAndWidth) {
+  // One launch of two blocks, released at 0. Reference: both blocks side by side from 5 to 15 (first start 5, span
+  // 10, block time 10, width 20 / 10 = 2 in flight), turnaround 15. Run: the first block from 8 to 20, the second
+  // from 20 to 32 (first start 8, span 24, block time 12, width 24 / 24 = 1), turnaround 32.
+  // Error (32 - 15) / 15 = 17/15. Start: (8 - 5) / 15 = 3/15. Block time: 2 blocks x (12 - 10) / width 2 / 15 = 2/15.
+  // Width, the rest: 17/15 - 3/15 - 2/15 = 12/15 (2 x 12 / 1 - 2 x 12 / 2 = 12 more ns of span, one block at a time).
+  const auto one_launch = [](std::int64_t id, TimeNs turnaround, std::vector<BlockPiece> pieces) {
+    RunRecord r;
+    r.info.id = id;
+    r.info.workload_hash = "h";
+    LaunchRow l;
+    l.id = "a";
+    l.outcome.release = 0;
+    l.outcome.turnaround = turnaround;
+    r.launches.push_back(l);
+    r.schedule.pieces = std::move(pieces);
+    return r;
+  };
+  const auto reference =
+      one_launch(1, 15, {{5, 15, 0, 0, 0, 0, PieceOutcome::Completed}, {5, 15, 0, 1, 0, 1, PieceOutcome::Completed}});
+  const auto run =
+      one_launch(2, 32, {{8, 20, 0, 0, 0, 0, PieceOutcome::Completed}, {20, 32, 0, 1, 0, 0, PieceOutcome::Completed}});
+  const auto c = compare_runs(run, reference);
+  ASSERT_TRUE(c.launches[0].start_share.has_value());
+  EXPECT_NEAR(c.launches[0].relative_error, 17.0 / 15, 1e-12);
+  EXPECT_NEAR(*c.launches[0].start_share, 3.0 / 15, 1e-12);
+  EXPECT_NEAR(*c.launches[0].duration_share, 2.0 / 15, 1e-12);
+  EXPECT_NEAR(*c.launches[0].width_share, 12.0 / 15, 1e-12);
+  EXPECT_NEAR(*c.mean_abs_width_share, 12.0 / 15, 1e-12);
+  const std::string text = format_comparison(run, reference, c);
+  EXPECT_NE(text.find("+20.00%   +13.33%   +80.00%"), std::string::npos) << text;
+  EXPECT_NE(text.find("turnaround error from: first slot (start) mean |e| 20.00%, block time (blocks) 13.33%, slots "
+                      "held (width) 80.00%"),
+            std::string::npos)
+      << text;
+  // A run without its blocks is not decomposed.
+  auto metrics_only = run;
+  metrics_only.schedule.pieces.clear();
+  const auto m = compare_runs(metrics_only, reference);
+  EXPECT_FALSE(m.launches[0].start_share.has_value());
+  EXPECT_FALSE(m.mean_abs_start_share.has_value());
+  EXPECT_EQ(format_comparison(metrics_only, reference, m).find("turnaround error from"), std::string::npos);
+}
+
 TEST(RunComparison, CommandComparesStoredRuns) {
   const std::string db =
       (std::filesystem::temp_directory_path() / ("gpusched_compare_" + std::to_string(getpid()) + ".db")).string();
