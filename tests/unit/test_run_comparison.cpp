@@ -151,10 +151,14 @@ TEST(RunComparison, CommandComparesStoredRuns) {
       << out;
   EXPECT_NE(out.find("turnaround error: mean |e|"), std::string::npos) << out;
   EXPECT_NE(out.find("block times: KS statistic"), std::string::npos) << out;
+  EXPECT_NE(out.find("turnaround error from: first slot (start) mean |e|"), std::string::npos) << out;
   // A run compared with itself: every error is zero.
   ASSERT_EQ(gpusched::test::run_cli("compare " + db + " 1 1", out), 0) << out;
   EXPECT_NE(out.find("makespan +0.00%"), std::string::npos) << out;
   EXPECT_NE(out.find("KS statistic 0.000, median ratio 1.000"), std::string::npos) << out;
+  EXPECT_NE(out.find("first slot (start) mean |e| 0.00%, block time (blocks) 0.00%, slots held (width) 0.00%"),
+            std::string::npos)
+      << out;
   // An unknown run: exit 2 with the store named.
   EXPECT_EQ(gpusched::test::run_cli("compare " + db + " 1 99", out), 2);
   EXPECT_NE(out.find("no run with id 99"), std::string::npos) << out;
