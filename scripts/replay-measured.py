@@ -21,7 +21,6 @@ is the executed one, not re-decided from the measured block times).
 Run from the repository root (stores name workloads by the path validate was given).
 """
 import argparse
-import heapq
 import os
 import re
 import sqlite3
@@ -96,35 +95,51 @@ def last_residency(path):
     return int(r[-1])
 
 
-def slot_times(pieces, window_ns):
-    """Each piece's time holding its SM slot. A piece's start stamp comes after its dispatch (its warps wait behind
-    older ones before thread 0 stamps: docs/formats.md, "Block time"), so its measured end - start leaves out part of
-    the slot's time. As the profile reader derives a recording's slot occupancy: per SM, R slots (R: the most pieces
-    on the SM at once), free from the SM's first start; pieces in start order each take the slot freed earliest,
-    holding it from then (or from its own start, if that slot was freed more than `window_ns` before: the SM had room
-    and the piece was not waiting for a slot) to its end. window_ns 0: stamped end - start.
-    Yields (launch, block, start, held, outcome)."""
+def slot_times(pieces, window_ns, share):
+    """Each piece's time holding its share of its SM. A piece's start stamp comes after its dispatch (its warps wait
+    behind older ones before thread 0 stamps: docs/formats.md, "Block time"), so its measured end - start leaves out
+    part of that time. Each piece of launch l takes share[l] of its SM (1 / the kernel's residency alone). Per SM, in
+    start order, a piece is taken as dispatched when the room it needs last appeared: walking back from its start
+    over the SM's earlier pieces' ends and dispatches, the latest instant before which they left less than its share
+    free; no earlier than `window_ns` before its start nor than its launch's first start anywhere (a slot free
+    longer was not waited for). window_ns 0: stamped end - start. Yields (launch, block, start, held, outcome)."""
+    eps = 1e-9
+    first = {}
+    for p in pieces:
+        first[p[0]] = min(first.get(p[0], p[4]), p[4])
     by_sm = {}
     for p in pieces:
         by_sm.setdefault((p[2], p[3]), []).append(p)
     for sm_pieces in by_sm.values():
-        sm_pieces.sort(key=lambda p: p[4])
-        if window_ns <= 0:
-            for launch, block, _, _, start, end, outcome in sm_pieces:
-                yield launch, block, start, end - start, outcome
-            continue
-        edges = sorted([(p[4], 1) for p in sm_pieces] + [(p[5], -1) for p in sm_pieces], key=lambda x: (x[0], x[1]))
-        most = now = 0
-        for _, d in edges:
-            now += d
-            most = max(most, now)
-        first = sm_pieces[0][4]
-        slots = [first] * most  # a heap of the times the SM's slots were freed
-        heapq.heapify(slots)
+        sm_pieces.sort(key=lambda p: (p[4], p[5]))
+        placed = []  # (dispatch, end, share) of the SM's earlier pieces
         for launch, block, _, _, start, end, outcome in sm_pieces:
-            freed = heapq.heappop(slots)
-            slot = freed if start - window_ns <= freed <= start else start
-            heapq.heappush(slots, end)
+            if window_ns <= 0:
+                yield launch, block, start, end - start, outcome
+                continue
+            f = share[launch]
+            lower = max(first[launch], start - window_ns)
+            occupied = sum(g for d, e, g in placed if d <= start < e)
+            events = []  # going back from the start: an end adds its piece's share, a dispatch removes it
+            for d, e, g in placed:
+                if lower < e <= start and d < e:
+                    events.append((e, g))
+                if lower < d <= start < e or (lower < d and e <= start and d < e):
+                    events.append((d, -g))
+            events.sort(key=lambda x: -x[0])
+            slot = lower
+            if occupied + f > 1 + eps:
+                slot = start  # more than the SM holds by the stamps: jitter; taken as dispatched at its start
+            else:
+                for t, g in events:
+                    occupied += g
+                    if occupied + f > 1 + eps:
+                        slot = t
+                        break
+            slot = min(slot, start)
+            placed.append((slot, end, f))
+            if len(placed) > 256:  # pieces that ended before any later start's window can go
+                placed = [x for x in placed if x[1] > start - window_ns]
             yield launch, block, slot, end - slot, outcome
 
 
@@ -177,7 +192,9 @@ def replay(db, live_id, pred_id, args, work):
     blocks = {}
     pieces = db.execute("SELECT launch, block, gpu, sm, start_ns, end_ns, outcome FROM blocks WHERE run_id = ?",
                         (live_id,)).fetchall()
-    for launch, block, start, held, outcome in slot_times(pieces, args.slot_window_ns):
+    share = {idx: 1.0 / max(1, last_residency(os.path.join(wdir, w["kernels"][w["launch"][idx]["kernel"]])))
+             for idx, _ in launches}
+    for launch, block, start, held, outcome in slot_times(pieces, args.slot_window_ns, share):
         if outcome in (2, 5):  # flushed, killed: rerun or dropped, not the block's work
             continue
         b = blocks.setdefault(launch, {})
@@ -233,7 +250,7 @@ def main():
     ap.add_argument("--gpusched", default="build/sim/gpusched")
     ap.add_argument("--work", help="where the replays' profiles and workloads go (default: a temporary folder)")
     ap.add_argument("--per-launch", action="store_true")
-    ap.add_argument("--slot-window-us", type=float, default=20.0,
+    ap.add_argument("--slot-window-us", type=float, default=100.0,
                     help="a slot freed at most this long before a piece's start is the one it waited for (0: stamped "
                          "end - start)")
     args = ap.parse_args()
