@@ -41,15 +41,22 @@ struct LaunchSpan {
 
 std::vector<LaunchSpan> launch_spans(const Schedule& s, std::size_t launches) {
   std::vector<LaunchSpan> out(launches);
-  std::map<std::pair<std::int32_t, std::int32_t>, bool> seen;
+  // Blocks seen, per launch by block index: a flat mark per block instead of a tree over every (launch, block).
+  std::vector<std::vector<char>> seen(launches);
   for (const auto& p : s.pieces) {
-    if (p.launch < 0 || static_cast<std::size_t>(p.launch) >= launches) continue;
+    if (p.launch < 0 || static_cast<std::size_t>(p.launch) >= launches || p.block < 0) continue;
     auto& l = out[static_cast<std::size_t>(p.launch)];
     l.first = l.any ? std::min(l.first, p.start) : p.start;
     l.last = l.any ? std::max(l.last, p.end) : p.end;
     l.any = true;
     l.busy += static_cast<double>(p.end - p.start);
-    if (seen.emplace(std::pair{p.launch, p.block}, true).second) ++l.blocks;
+    auto& marks = seen[static_cast<std::size_t>(p.launch)];
+    const auto b = static_cast<std::size_t>(p.block);
+    if (b >= marks.size()) marks.resize(std::max(b + 1, marks.size() * 2), 0);
+    if (!marks[b]) {
+      marks[b] = 1;
+      ++l.blocks;
+    }
   }
   return out;
 }
