@@ -24,6 +24,7 @@ struct CalibrateArgs {
   int repeats = 3;
   int samples = 101;
   int race_samples = 61;
+  int busy_samples = 51;
   double race_spread_us = 30;
   double timeout_s = 60;
 };
@@ -57,7 +58,7 @@ int calibrate_command(const CalibrateArgs& a) {
   if (base.empty())
     throw std::invalid_argument(
         fmt::format("no preset matches the GPU ({}); calibrate needs one to base the file on", dev.name));
-  Measured latency, gap, completion, rtt, race, queued;
+  Measured latency, gap, completion, rtt, race, queued, busy_room, busy_full;
   std::vector<Measured> dispatch(3);
   const int threads[3] = {32, 128, 256};
   for (int r = 0; r < a.repeats; ++r) {
@@ -75,6 +76,26 @@ int calibrate_command(const CalibrateArgs& a) {
         r + 1, sync.rtt_ns / 2, latency.repeat_medians.back(), gap.repeat_medians.back(),
         completion.repeat_medians.back(), dispatch[0].repeat_medians.back(), dispatch[1].repeat_medians.back(),
         dispatch[2].repeat_medians.back());
+    if (a.busy_samples > 0) {
+      const auto room = probe_busy_launch_latency(sync, a.busy_samples, false, a.timeout_s);
+      const auto full = probe_busy_launch_latency(sync, a.busy_samples, true, a.timeout_s);
+      if (!room.latency_ns.empty()) busy_room.repeat_medians.push_back(median_of(room.latency_ns));
+      if (!full.latency_ns.empty()) busy_full.repeat_medians.push_back(median_of(full.latency_ns));
+      auto pct = [](std::vector<std::int64_t> v, double q) {
+        if (v.empty()) return 0.0;
+        std::sort(v.begin(), v.end());
+        return static_cast<double>(v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))]);
+      };
+      fmt::print(
+          "  busy GPU, a launch on the greatest-priority stream: with room {:.0f} ns median (p10 {:.0f}, p90 {:.0f}; "
+          "{} of {} samples not busy); every thread slot full {:.0f} ns median (p10 {:.0f}, p90 {:.0f}; {} not busy)\n",
+          room.latency_ns.empty() ? 0.0 : median_of(room.latency_ns), pct(room.latency_ns, 0.1),
+          pct(room.latency_ns, 0.9), room.not_busy, a.busy_samples,
+          full.latency_ns.empty() ? 0.0 : median_of(full.latency_ns), pct(full.latency_ns, 0.1),
+          pct(full.latency_ns, 0.9), full.not_busy);
+      if (std::getenv("GPUSCHED_BUSY_SAMPLES"))
+        for (std::size_t k = 0; k < full.latency_ns.size(); ++k) fmt::print("  busy full {} ns\n", full.latency_ns[k]);
+    }
     if (a.race_samples > 0) {
       const auto samples =
           probe_successor_race(sync, a.race_samples, static_cast<std::int64_t>(a.race_spread_us * 1000), a.timeout_s);
@@ -140,6 +161,8 @@ int calibrate_command(const CalibrateArgs& a) {
         "place among launches waiting for room; not applied\"\n",
         a.race_samples, a.race_spread_us);
   }
+  if (!busy_room.repeat_medians.empty()) prov("busy_launch_latency_room", busy_room, "ns");
+  if (!busy_full.repeat_medians.empty()) prov("busy_launch_latency_full", busy_full, "ns");
   for (int t = 0; t < 3; ++t) {
     const auto key = fmt::format("block_dispatch_{}_threads", threads[t]);
     prov(key.c_str(), dispatch[static_cast<std::size_t>(t)], "ns");
@@ -176,6 +199,10 @@ void add_calibrate_command(CLI::App& app, int& result) {
   cmd->add_option("--timeout", a->timeout_s, "Watchdog: seconds a probe may take");
   cmd->add_option("--race-samples", a->race_samples,
                   "Samples per repeat of the busy-GPU race between a stream successor and another stream's launch "
+                  "(0: skip)")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--busy-samples", a->busy_samples,
+                  "Samples per repeat of a launch's latency on a busy GPU, with room and with every thread slot full "
                   "(0: skip)")
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--race-spread", a->race_spread_us,

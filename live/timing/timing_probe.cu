@@ -55,6 +55,20 @@ __global__ void race_kernel(unsigned long long ns, unsigned long long* stamps) {
   if (threadIdx.x == 0) atomicMax(stamps + 1, globaltimer_ns());
 }
 
+// A filler for the busy-GPU launch probe: each block spins for base_ns plus a pseudo-random part of spread_ns, so
+// that after a few waves the blocks of every SM end at scattered times and room appears all the time; stamps[0]
+// gets the earliest block start, stamps[1] the latest block end.
+__global__ void filler_kernel(unsigned long long base_ns, unsigned long long spread_ns, unsigned long long* stamps) {
+  const unsigned long long t0 = globaltimer_ns();
+  if (threadIdx.x == 0) atomicMin(stamps, t0);
+  const unsigned int h = (blockIdx.x * 2654435761u) >> 22;  // 0..1023
+  const unsigned long long ns = base_ns + spread_ns * h / 1024;
+  while (globaltimer_ns() - t0 < ns) {
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(stamps + 1, globaltimer_ns());
+}
+
 // Waits on the host, ending the process when the GPU takes longer than the timeout (a hung probe cannot be
 // stopped otherwise).
 void sync_device(double timeout_s, const char* what) {
@@ -225,6 +239,54 @@ std::vector<RaceSample> probe_successor_race(const ClockSync& sync, int samples,
   cudaStreamDestroy(a);
   cudaStreamDestroy(b);
   cudaStreamDestroy(f);
+  cudaFree(d);
+  return out;
+}
+
+BusyLaunchSamples probe_busy_launch_latency(const ClockSync& sync, int samples, bool full, double timeout_s) {
+  int device = 0, sms = 0, least = 0, greatest = 0;
+  GPUSCHED_CUDA(cudaGetDevice(&device));
+  GPUSCHED_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GPUSCHED_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  // full: blocks of 256 threads, 8 an SM (every thread slot), 5-15 us each, 40 waves (about 400 us); the probe's
+  // block fits only where one of them has left. Room: one block of 32 threads an SM for 400 us.
+  constexpr unsigned long long kBaseNs = 5'000, kSpreadNs = 10'000, kRoomNs = 400'000;
+  constexpr std::int64_t kCallAfterNs = 150'000;  // well inside the filler's run, its waves scattered
+  const int filler_blocks = full ? sms * 8 * 40 : sms;
+  unsigned long long* d = nullptr;  // [filler first start, filler last end, probe start]
+  GPUSCHED_CUDA(cudaMalloc(&d, 3 * sizeof *d));
+  cudaStream_t f = nullptr, p = nullptr;
+  GPUSCHED_CUDA(cudaStreamCreateWithPriority(&f, cudaStreamNonBlocking, least));
+  GPUSCHED_CUDA(cudaStreamCreateWithPriority(&p, cudaStreamNonBlocking, greatest));
+  BusyLaunchSamples out;
+  for (int i = 0; i < samples + 1; ++i) {
+    const unsigned long long init[3] = {~0ull, 0, 0};
+    GPUSCHED_CUDA(cudaMemcpy(d, init, sizeof init, cudaMemcpyHostToDevice));
+    sync_device(timeout_s, "busy launch-latency probe");
+    const std::int64_t h0 = host_now_ns();
+    if (full)
+      filler_kernel<<<filler_blocks, 256, 0, f>>>(kBaseNs, kSpreadNs, d);
+    else
+      filler_kernel<<<filler_blocks, 32, 0, f>>>(kRoomNs, 0, d);
+    GPUSCHED_CUDA(cudaGetLastError());
+    while (host_now_ns() < h0 + kCallAfterNs) {
+    }
+    const std::int64_t h = host_now_ns();
+    stamp_start_kernel<<<1, 32, 0, p>>>(d + 2);
+    GPUSCHED_CUDA(cudaGetLastError());
+    for (cudaStream_t s : {f, p}) wait_for(s, timeout_s, "busy launch-latency probe");
+    unsigned long long st[3];
+    GPUSCHED_CUDA(cudaMemcpy(st, d, sizeof st, cudaMemcpyDeviceToHost));
+    if (i == 0) continue;  // warm-up
+    // Only a probe that started while the filler ran measured a busy GPU.
+    if (st[2] <= st[0] || st[2] >= st[1]) {
+      ++out.not_busy;
+      continue;
+    }
+    out.latency_ns.push_back(static_cast<std::int64_t>(st[2]) - (h + sync.offset_ns));
+  }
+  cudaStreamDestroy(f);
+  cudaStreamDestroy(p);
   cudaFree(d);
   return out;
 }

@@ -38,6 +38,16 @@ std::vector<std::int64_t> probe_completion_latency(int samples, double timeout_s
 std::vector<RaceSample> probe_successor_race(const ClockSync& sync, int samples, std::int64_t spread_ns,
                                              double timeout_s);
 
+// Host launch call to the first instruction of a one-block kernel on the stream of the greatest priority while a
+// filler of the least priority runs: `full`, the filler holds every thread slot of every SM with blocks of 5-15 us
+// (the probe's block takes the room one of them leaves); otherwise one 32-thread block an SM, the GPU busy but with
+// room. Samples whose probe did not start while the filler ran are counted, not kept.
+struct BusyLaunchSamples {
+  std::vector<std::int64_t> latency_ns;
+  int not_busy = 0;
+};
+BusyLaunchSamples probe_busy_launch_latency(const ClockSync& sync, int samples, bool full, double timeout_s);
+
 // ns per block GPU-wide: the time of launches of `large` against `small` empty blocks of `threads` threads (CUDA
 // events, the median of `samples` each), difference over the difference in blocks.
 std::vector<double> probe_dispatch_ns(int threads, int small, int large, int samples, double timeout_s);
