@@ -235,10 +235,7 @@ ExecutionResult execute_plan(const ExecutionPlan& plan, const std::vector<ExecLa
   }
   GPUSCHED_CUDA(cudaDeviceSynchronize());
   bool fault_pending = !options.inject_fault.empty();
-  if (fault_pending) {
-    if (options.inject_fault != "hang" && options.inject_fault != "error")
-      throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
-  }
+  if (fault_pending) check_fault_kind(options.inject_fault);
 
   // Starts a grid on a free stream of the launch; false when all are busy.
   auto start_grid = [&](std::size_t i, TimeNs now) {

@@ -119,8 +119,7 @@ ExecutionResult execute_fused_plan(const FusedPlan& plan, const std::vector<Exec
   } guard{stream};
   GPUSCHED_CUDA(cudaDeviceSynchronize());
   if (!options.inject_fault.empty()) {
-    if (options.inject_fault != "hang" && options.inject_fault != "error")
-      throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
+    check_fault_kind(options.inject_fault);
     launch_fault_kernel(options.inject_fault, stream);
   }
   const auto t0 = std::chrono::steady_clock::now();

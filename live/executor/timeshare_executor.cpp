@@ -113,8 +113,7 @@ ExecutionResult execute_timeshare(const std::vector<TimeshareStep>& steps, const
   std::vector<std::ptrdiff_t> last_restore(n, -1), last_kernel(n, -1);
   std::vector<bool> released(n, false);
   bool fault_pending = !options.inject_fault.empty();
-  if (fault_pending && options.inject_fault != "hang" && options.inject_fault != "error")
-    throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
+  if (fault_pending) check_fault_kind(options.inject_fault);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const auto& s = steps[i];
     const auto l = static_cast<std::size_t>(s.launch);

@@ -68,7 +68,13 @@ __global__ void illegal_write_kernel() {
 
 }  // namespace
 
+void check_fault_kind(const std::string& kind) {
+  if (kind != "hang" && kind != "error")
+    throw std::invalid_argument("--inject-fault expects hang or error, found \"" + kind + "\"");
+}
+
 void launch_fault_kernel(const std::string& kind, void* stream) {
+  check_fault_kind(kind);
   auto st = static_cast<cudaStream_t>(stream);
   if (kind == "hang") {
     static int* flag = nullptr;  // lives until the process ends: the kernel never stops reading it
@@ -77,10 +83,8 @@ void launch_fault_kernel(const std::string& kind, void* stream) {
       GPUSCHED_CUDA(cudaMemset(flag, 0, sizeof(int)));
     }
     hang_kernel<<<1, 1, 0, st>>>(flag);
-  } else if (kind == "error") {
-    illegal_write_kernel<<<1, 1, 0, st>>>();
   } else {
-    throw std::invalid_argument("--inject-fault expects hang or error, found \"" + kind + "\"");
+    illegal_write_kernel<<<1, 1, 0, st>>>();
   }
   GPUSCHED_CUDA(cudaGetLastError());
 }

@@ -134,5 +134,8 @@ std::uint64_t measure_globaltimer_resolution();
 // Launches a kernel that misbehaves on purpose, for the error-path tests: "hang" spins until the process
 // ends, "error" writes to an invalid address (cudaErrorIllegalAddress).
 void launch_fault_kernel(const std::string& kind, void* stream);
+// Throws std::invalid_argument unless `kind` is one launch_fault_kernel knows: an executor checks before it starts
+// anything, so that a mistyped --inject-fault refuses the run instead of failing it halfway.
+void check_fault_kind(const std::string& kind);
 
 }  // namespace gpusched::live

@@ -287,8 +287,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     // their times (so a predecessor's done event is recorded before a successor waits on it: the order puts a
     // launch's parts after its predecessors' last).
     if (!options.inject_fault.empty()) {
-      if (options.inject_fault != "hang" && options.inject_fault != "error")
-        throw std::invalid_argument("--inject-fault expects hang or error, found \"" + options.inject_fault + "\"");
+      check_fault_kind(options.inject_fault);
       const Item& first = order.front();
       launch_fault_kernel(options.inject_fault,
                           first.part >= 0 ? options.parts[first.launch][static_cast<std::size_t>(first.part)].stream

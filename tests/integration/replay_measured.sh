@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Integration test of scripts/replay-measured.py and scripts/launch-decomposition.py on a store made by the simulator:
+# Integration test of scripts/replay-measured.py on a store made by the simulator:
 # a run under `equivalent` stands for a live run, linked as the validation of the same policy's run under `none`.
 # Replayed with its own block times, the stand-in must come back exactly (0.0 % error) for fifo and for sjf (at the
 # plan's stream priorities), although it is some per cent off its `none` prediction; a missing store is refused.
@@ -30,8 +30,6 @@ for p in fifo sjf; do
   [[ ${f[2]} == 0.0% && ${f[3]} == 0.0% ]] || fail "$p replayed with its own block times is not exact: $line"
   [[ ${f[1]} != 0.0% ]] || fail "$p: the stand-in equals its prediction, the test proves nothing: $line"
 done
-out=$(python3 scripts/launch-decomposition.py "$work/s.db") || fail "decomposition: $out"
-grep -q "^gather-a" <<< "$out" || fail "decomposition has no launch rows: $out"
 if python3 scripts/replay-measured.py "$work/missing.db" 2> "$work/err"; then fail "a missing store was accepted"; fi
 grep -q "missing.db" "$work/err" || fail "the error does not name the store: $(cat "$work/err")"
 echo "PASSED"
