@@ -69,6 +69,7 @@ def main():
     ap.add_argument("--work", default=None)
     args = ap.parse_args()
     args.work = args.work or tempfile.mkdtemp(prefix="latency-sweep-")
+    os.makedirs(args.work, exist_ok=True)
     lats = [int(x) for x in os.environ.get("LATS", "8933,10000,12000,14000").split(",")]
     runs = parse(args.log)
     for policy in ("fifo", "sjf", "knapsack"):

@@ -7,6 +7,7 @@
 #include "sim/duration_model.h"
 #include "sim/policy.h"
 #include "sim/registry.h"
+#include "sim/runner.h"
 
 namespace gpusched::sim {
 
@@ -23,9 +24,11 @@ store::RunInfo describe_sim_run(const Workload& w, const std::string& workload_h
   if (!policy)
     throw std::invalid_argument(
         fmt::format("unknown policy '{}' (policies: {})", o.policy, Registry<Policy>::instance().names()));
-  const auto* model = Registry<DurationModel>::instance().find(o.interference);
+  auto given_model_params = o.interference_params;
+  const std::string model_name = split_model_spec(o.interference, given_model_params);  // "name:key=value"
+  const auto* model = Registry<DurationModel>::instance().find(model_name);
   if (!model)
-    throw std::invalid_argument(fmt::format("unknown interference model '{}' (models: {})", o.interference,
+    throw std::invalid_argument(fmt::format("unknown interference model '{}' (models: {})", model_name,
                                             Registry<DurationModel>::instance().names()));
   store::RunInfo info;
   info.mode = "sim";
@@ -38,8 +41,8 @@ store::RunInfo describe_sim_run(const Workload& w, const std::string& workload_h
   info.gpu_hash = gpu_content_hash(gpu);
   info.gpu_count = o.gpu_count > 0 ? o.gpu_count : w.gpu_count;
   const auto model_params =
-      Params::resolve("interference model " + o.interference, model->params, o.interference_params).canonical();
-  info.interference = model_params.empty() ? o.interference : o.interference + "(" + model_params + ")";
+      Params::resolve("interference model " + model_name, model->params, given_model_params).canonical();
+  info.interference = model_params.empty() ? model_name : model_name + "(" + model_params + ")";
   info.seed = o.seed;
   info.sweep = sweep;
   info.version = GPUSCHED_VERSION;

@@ -73,8 +73,6 @@ std::string resolve_interference(const std::string& name, const Workload& w) {
   return "none";
 }
 
-namespace {
-
 // "name" or "name:key=value,key=value" (the form `gpusched crossval --model` and every command's --interference
 // take): the model's name, with the spec's parameters added to `params` (the spec's win).
 std::string split_model_spec(const std::string& spec, std::map<std::string, std::string>& params) {
@@ -92,6 +90,8 @@ std::string split_model_spec(const std::string& spec, std::map<std::string, std:
   }
   return spec.substr(0, colon);
 }
+
+namespace {
 
 std::unique_ptr<DurationModel> make_model(const std::string& spec,
                                           const std::map<std::string, std::string>& given_params) {

@@ -67,6 +67,11 @@ struct LoadedWorkload {
 // runs best). Any other name is returned unchanged.
 std::string resolve_interference(const std::string& name, const Workload& w);
 
+// "name" or "name:key=value,key=value" (the form every command's --interference and `gpusched crossval --model`
+// take): the model's name, with the spec's parameters added to `params` (the spec's win); throws
+// std::invalid_argument on a malformed parameter.
+std::string split_model_spec(const std::string& spec, std::map<std::string, std::string>& params);
+
 LoadedWorkload load_workload_and_gpu(const std::string& path, const std::string& gpu_override, Warnings* warnings,
                                      const std::string& override_field, const std::string& how_to_choose);
 

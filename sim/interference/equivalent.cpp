@@ -9,11 +9,16 @@
 // mean(R) / mean(r_eff), R the primary (highest) recorded residency, with mean(r) interpolated linearly between the
 // record sets and extrapolated past the last along its last segment (a throughput-bound kernel's block time keeps
 // growing with the load). A launch beside only launches of its own kernel runs as recorded (its recording holds that).
+// With `same_suite=own` (session 32; the default stays `fallback`), an unfitted pair of two sizes of one suite kernel
+// weighs 1, as an own block, as `age` treats them: the fallback's median weight lets gather-s1 beside gather-s2 run at
+// its one-block-an-SM speed (mpmax's live-h100 plan: 25.6 us blocks predicted, 286 us measured). Measured on executed
+// plans it trades launches (docs/interference.md, "Two sizes of one kernel").
 // docs/interference.md, "Equivalent residency".
 #include "sim/interference/equivalent.h"
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "sim/duration_model.h"
@@ -31,9 +36,25 @@ double equivalent_mean_ns(const KernelProfile& k, double residency) {
   return hi.mean_ns + slope * (residency - hi.residency);
 }
 
-double equivalent_weight(const KernelProfile& k, const std::string& other, double unfitted) {
+namespace {
+// The name without a trailing "-s<digits>" (suite_kernel_of's rule).
+std::string_view suite_part(std::string_view name) {
+  const auto dash = name.rfind("-s");
+  if (dash == std::string_view::npos || dash + 2 >= name.size()) return name;
+  for (std::size_t i = dash + 2; i < name.size(); ++i)
+    if (name[i] < '0' || name[i] > '9') return name;
+  return name.substr(0, dash);
+}
+}  // namespace
+
+bool same_suite_kernel(std::string_view a, std::string_view b) {
+  return suite_part(a) == suite_part(b);
+}
+
+double equivalent_weight(const KernelProfile& k, const std::string& other, double unfitted, bool same_suite_as_own) {
   const auto it = k.equivalent_blocks.find(other);
-  return it == k.equivalent_blocks.end() ? unfitted : it->second;
+  if (it != k.equivalent_blocks.end()) return it->second;
+  return same_suite_as_own && same_suite_kernel(k.name, other) ? 1.0 : unfitted;
 }
 
 EquivalentFallback parse_equivalent_fallback(const std::string& s) {
@@ -58,7 +79,9 @@ namespace {
 class EquivalentInterference final : public DurationModel {
  public:
   explicit EquivalentInterference(const Params& p)
-      : unfitted_(p.get_double("unfitted")), fallback_(parse_equivalent_fallback(p.get_string("fallback"))) {}
+      : unfitted_(p.get_double("unfitted")),
+        fallback_(parse_equivalent_fallback(p.get_string("fallback"))),
+        same_suite_own_(parse_same_suite(p.get_string("same_suite"))) {}
 
   TimeNs duration(const DurationQuery& q) const override { return recorded_duration(*q.kernel, q.block, q.draw_base); }
   bool over_life() const override { return true; }
@@ -81,8 +104,10 @@ class EquivalentInterference final : public DurationModel {
         }
         others = true;
         const auto it = k.equivalent_blocks.find(other.name);
-        const double w =
-            it != k.equivalent_blocks.end() ? it->second : equivalent_unfitted_weight(k, fallback_, unfitted_);
+        const double w = it != k.equivalent_blocks.end() ? it->second
+                         : same_suite_own_ && same_suite_kernel(k.name, other.name)
+                             ? 1.0
+                             : equivalent_unfitted_weight(k, fallback_, unfitted_);
         r_eff += w * groups[j].blocks;
       }
       if (!others) continue;
@@ -93,8 +118,15 @@ class EquivalentInterference final : public DurationModel {
   }
 
  private:
+  static bool parse_same_suite(const std::string& s) {
+    if (s == "own") return true;
+    if (s == "fallback") return false;
+    throw std::invalid_argument(
+        "interference model equivalent: parameter 'same_suite' expects own or fallback, found \"" + s + "\"");
+  }
   double unfitted_ = 1.0;
   EquivalentFallback fallback_ = EquivalentFallback::Median;
+  bool same_suite_own_ = false;
 };
 
 }  // namespace
@@ -110,5 +142,8 @@ GPUSCHED_REGISTER_PLUGIN(
       "when the victim has no fitted weight at all (1: as an own block)"},
      {"fallback", gpusched::sim::ParamType::String, "median",
       "an unfitted pair's weight: value (the unfitted parameter) or median (the median of the "
-      "victim's fitted weights)"}},
+      "victim's fitted weights)"},
+     {"same_suite", gpusched::sim::ParamType::String, "fallback",
+      "an unfitted pair of two sizes of one suite kernel (gather-s1 beside gather-s2): fallback (as any "
+      "unfitted pair) or own (weighs 1, as an own block, as age treats them)"}},
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::EquivalentInterference>(p); })

@@ -4,6 +4,8 @@
 #include "sim/duration_model.h"
 #include "sim/interference/equivalent.h"
 #include "sim/registry.h"
+#include "sim/run_identity.h"
+#include "sim/runner.h"
 #include "test_helpers.h"
 
 namespace gpusched {
@@ -77,6 +79,50 @@ TEST(EquivalentModel, AnUnfittedPairWeighsTheVictimsMedianWeight) {
 }
 
 // The rule as gpusched crossval applies it to a co-run record (held-out pairs): the curve and the weights.
+// Two sizes of one suite kernel (k-s1 beside k-s2, no weight fitted between them) weigh as own blocks under
+// `same_suite=own`; under the default `same_suite=fallback` as any unfitted pair; a fitted weight wins either way.
+TEST(EquivalentModel, AnotherSizeOfTheSameSuiteKernelWeighsAsAnOwnBlock) {
+  auto k = victim();  // records: residency 2 at 100 ns, 4 (primary) at 200 ns; fitted: j-s1 1.5
+  const auto other_size = test::kernel("k-s2", 264, 128, {400});
+  // own: 2 + 1 x 2 = 4 -> 200 ns, the primary's: rate 1.
+  auto r = rates(*equivalent({{"same_suite", "own"}}), {{k.get(), 2, 0}, {other_size.get(), 2, 1}});
+  EXPECT_DOUBLE_EQ(r[0], 1.0);
+  // fallback (the default): the median of k's fitted weights (1.5): 2 + 1.5 x 2 = 5 -> 200 + 50 = 250 ns: 200 / 250.
+  r = rates(*equivalent(), {{k.get(), 2, 0}, {other_size.get(), 2, 1}});
+  EXPECT_DOUBLE_EQ(r[0], 0.8);
+  // A fitted weight for the other size wins: 2 + 0.5 x 2 = 3 -> 150 ns: rate 200 / 150.
+  k->equivalent_blocks["k-s2"] = 0.5;
+  r = rates(*equivalent({{"same_suite", "own"}}), {{k.get(), 2, 0}, {other_size.get(), 2, 1}});
+  EXPECT_DOUBLE_EQ(r[0], 200.0 / 150.0);
+  EXPECT_DOUBLE_EQ(sim::equivalent_weight(*k, "k-s2", 0.1, true), 0.5);
+  EXPECT_DOUBLE_EQ(sim::equivalent_weight(*k, "k-s3", 0.1, true), 1.0);
+  EXPECT_DOUBLE_EQ(sim::equivalent_weight(*k, "k-s3", 0.1, false), 0.1);
+  EXPECT_TRUE(sim::same_suite_kernel("gather-s1", "gather-s2"));
+  EXPECT_TRUE(sim::same_suite_kernel("gather", "gather-s2"));
+  EXPECT_FALSE(sim::same_suite_kernel("gather-s1", "gathers-s1"));
+  EXPECT_FALSE(sim::same_suite_kernel("sgemm-s1", "gather-s1"));
+  EXPECT_THROW(equivalent({{"same_suite", "yes"}}), std::invalid_argument);
+}
+
+// A run stored with a model spec that carries parameters ("name:key=value", as --interference takes it) records the
+// model's name and its resolved parameters; an unknown name is refused by name.
+TEST(EquivalentModel, AParameterisedSpecIsDescribedForTheStore) {
+  const auto loaded = sim::load_workload_and_gpu(std::string(GPUSCHED_TEST_DATA) + "/small/small.toml", "", nullptr,
+                                                 "--gpu", "");
+  sim::RunOptions o;
+  o.policy = "fifo";
+  o.interference = "equivalent:same_suite=own";
+  const auto info = sim::describe_sim_run(loaded.workload, "hash", loaded.gpu, o);
+  EXPECT_EQ(info.interference, "equivalent(unfitted=1,fallback=median,same_suite=own)");
+  o.interference = "equivalnt:same_suite=own";
+  try {
+    (void)sim::describe_sim_run(loaded.workload, "hash", loaded.gpu, o);
+    ADD_FAILURE() << "an unknown model was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown interference model 'equivalnt'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(EquivalentModel, TheCurveAndTheWeightsOutsideTheEngine) {
   const auto k = victim();
   EXPECT_DOUBLE_EQ(sim::equivalent_mean_ns(*k, 2), 100.0);    // a record set
