@@ -168,12 +168,16 @@ std::string corun_file_beside(const std::string& profile_file) {
   return std::filesystem::exists(path) ? path.string() : "";
 }
 
-std::string suite_kernel_of(const std::string& profile_name) {
+std::string_view suite_kernel_view(std::string_view profile_name) {
   const auto dash = profile_name.rfind("-s");
-  if (dash == std::string::npos || dash + 2 >= profile_name.size()) return profile_name;
+  if (dash == std::string_view::npos || dash + 2 >= profile_name.size()) return profile_name;
   for (std::size_t i = dash + 2; i < profile_name.size(); ++i)
     if (profile_name[i] < '0' || profile_name[i] > '9') return profile_name;
   return profile_name.substr(0, dash);
+}
+
+std::string suite_kernel_of(const std::string& profile_name) {
+  return std::string(suite_kernel_view(profile_name));
 }
 
 CoRunTable parse_corun_records(const std::string& text, const std::string& name) {

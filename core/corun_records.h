@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpusched {
@@ -56,6 +57,8 @@ struct CoRunTable {
 // "sgemm-s1" -> "sgemm": the suite kernel a profile was recorded from (its name without a trailing "-s<digits>").
 // Co-run coefficients are kept per suite kernel, so that one recorded size serves the others.
 std::string suite_kernel_of(const std::string& profile_name);
+// The same as a view into `profile_name`, for callers on a hot path (the engine's re-timings).
+std::string_view suite_kernel_view(std::string_view profile_name);
 
 // The co-run records beside a kernel profile file (coruns.csv in its folder, where the interference models that
 // are fitted from co-runs look by default), or "" when the profile has no file or there is none.

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "core/atomic_file.h"
+#include "core/prediction_errors.h"
 #include "core/store/store.h"
 #include "live/commands.h"
 #include "live/device_spec.h"
@@ -81,10 +82,8 @@ int calibrate_command(const CalibrateArgs& a) {
       const auto full = probe_busy_launch_latency(sync, a.busy_samples, true, a.timeout_s);
       if (!room.latency_ns.empty()) busy_room.repeat_medians.push_back(median_of(room.latency_ns));
       if (!full.latency_ns.empty()) busy_full.repeat_medians.push_back(median_of(full.latency_ns));
-      auto pct = [](std::vector<std::int64_t> v, double q) {
-        if (v.empty()) return 0.0;
-        std::sort(v.begin(), v.end());
-        return static_cast<double>(v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1))]);
+      auto pct = [](const std::vector<std::int64_t>& v, double q) {
+        return nearest_rank(std::vector<double>(v.begin(), v.end()), q);
       };
       fmt::print(
           "  busy GPU, a launch on the greatest-priority stream: with room {:.0f} ns median (p10 {:.0f}, p90 {:.0f}; "

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/corun_records.h"
 #include "sim/duration_model.h"
 #include "sim/registry.h"
 
@@ -36,19 +37,8 @@ double equivalent_mean_ns(const KernelProfile& k, double residency) {
   return hi.mean_ns + slope * (residency - hi.residency);
 }
 
-namespace {
-// The name without a trailing "-s<digits>" (suite_kernel_of's rule).
-std::string_view suite_part(std::string_view name) {
-  const auto dash = name.rfind("-s");
-  if (dash == std::string_view::npos || dash + 2 >= name.size()) return name;
-  for (std::size_t i = dash + 2; i < name.size(); ++i)
-    if (name[i] < '0' || name[i] > '9') return name;
-  return name.substr(0, dash);
-}
-}  // namespace
-
 bool same_suite_kernel(std::string_view a, std::string_view b) {
-  return suite_part(a) == suite_part(b);
+  return suite_kernel_view(a) == suite_kernel_view(b);
 }
 
 double equivalent_weight(const KernelProfile& k, const std::string& other, double unfitted, bool same_suite_as_own) {
@@ -104,11 +94,7 @@ class EquivalentInterference final : public DurationModel {
         }
         others = true;
         const auto it = k.equivalent_blocks.find(other.name);
-        const double w = it != k.equivalent_blocks.end() ? it->second
-                         : same_suite_own_ && same_suite_kernel(k.name, other.name)
-                             ? 1.0
-                             : equivalent_unfitted_weight(k, fallback_, unfitted_);
-        r_eff += w * groups[j].blocks;
+        r_eff += (it != k.equivalent_blocks.end() ? it->second : unfitted_weight(k, other.name)) * groups[j].blocks;
       }
       if (!others) continue;
       const double primary = k.record_sets.back().mean_ns;
@@ -118,6 +104,11 @@ class EquivalentInterference final : public DurationModel {
   }
 
  private:
+  // An unfitted pair's weight: 1 for another size of k's suite kernel under same_suite=own, else the fallback.
+  double unfitted_weight(const KernelProfile& k, const std::string& other) const {
+    return same_suite_own_ && same_suite_kernel(k.name, other) ? 1.0
+                                                               : equivalent_unfitted_weight(k, fallback_, unfitted_);
+  }
   static bool parse_same_suite(const std::string& s) {
     if (s == "own") return true;
     if (s == "fallback") return false;
