@@ -73,6 +73,10 @@ void add_kernel(ContentHasher& h, const KernelProfile& k) {
     h.add(std::string("uncoalesced_fraction"));
     h.add(*k.uncoalesced_fraction);
   }
+  if (k.gpu_wide_share) {
+    h.add(std::string("gpu_wide_share"));
+    h.add(*k.gpu_wide_share);
+  }
   h.add(static_cast<std::int64_t>(k.record_sets.size()));
   for (const auto& set : k.record_sets) {
     h.add(set.residency);

@@ -88,6 +88,12 @@ struct KernelProfile {
   // fitted from native runs (scripts/fit-equivalent-blocks.py; the `equivalent` interference model,
   // docs/interference.md "Equivalent residency"). Absent: 1.
   std::map<std::string, double> equivalent_blocks;
+  // The share of the kernel's residency that its block time reads over the whole GPU rather than on its SM: how
+  // much its time follows the blocks of its own suite kernel anywhere on the GPU (a memory-bound kernel's) against
+  // those beside it. Fitted from the placement co-runs' references, the kernel alone on 16, 116 and 132 SMs
+  // (scripts/fit-gpu-wide-share.py; the `equivalent` model's gpu_wide=on, docs/interference.md "A GPU-wide share of
+  // the residency"). Absent: 0.
+  std::optional<double> gpu_wide_share;
   // Where recorded traces come from (device, driver, timer resolution, date, command): free text by key.
   std::map<std::string, std::string> provenance;
 

@@ -84,6 +84,11 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
       r.fail("uncoalesced_fraction", expected_found("a fraction in [0, 1]", fmt::format("{}", v)));
     p.uncoalesced_fraction = v;
   }
+  if (r.has("gpu_wide_share")) {
+    const double v = r.number("gpu_wide_share");
+    if (!(v >= 0 && v <= 1)) r.fail("gpu_wide_share", expected_found("a fraction in [0, 1]", fmt::format("{}", v)));
+    p.gpu_wide_share = v;
+  }
   const std::int64_t default_context =
       default_context_bytes(p.registers_per_thread, p.threads_per_block(), p.shared_memory_per_block);
   p.context_bytes_per_block = r.integer_in("context_bytes_per_block", 0, INT64_MAX, default_context);
@@ -232,6 +237,7 @@ void write_kernel_profile(const std::string& dir, const KernelProfile& p,
     out += fmt::format("memory_instructions_per_block = {}\n", *p.memory_instructions_per_block);
   if (p.dram_bytes_per_block) out += fmt::format("dram_bytes_per_block = {}\n", *p.dram_bytes_per_block);
   if (p.uncoalesced_fraction) out += fmt::format("uncoalesced_fraction = {}\n", *p.uncoalesced_fraction);
+  if (p.gpu_wide_share) out += fmt::format("gpu_wide_share = {}\n", *p.gpu_wide_share);
   out += fmt::format("context_bytes_per_block = {}\n", p.context_bytes_per_block);
   if (p.memory_footprint_bytes > 0) out += fmt::format("memory_footprint_bytes = {}\n", p.memory_footprint_bytes);
   if (p.dirty_bytes != p.memory_footprint_bytes) out += fmt::format("dirty_bytes = {}\n", p.dirty_bytes);

@@ -72,6 +72,20 @@ class DurationModel {
     std::fill(rates.begin(), rates.end(), 1.0);
     (void)groups;
   }
+  // True for an over-life model whose rates also depend on what runs on the rest of the GPU: the engine then keeps
+  // each kernel's resident blocks over each GPU and asks group_rates_on_gpu instead of group_rates. The engine
+  // re-times an SM's blocks when that SM's blocks change, reading the GPU's load as it is then, and every SM of a GPU
+  // when a kernel comes to it or leaves it; a change in a kernel's count elsewhere reaches an SM at its next change
+  // (docs/interference.md, "A GPU-wide share of the residency").
+  virtual bool gpu_wide() const { return false; }
+  // group_rates with the GPU's load: gpu_load[i] is one kernel's resident blocks over the SM's GPU (its
+  // first_dispatch unused), gpu_sms the GPU's SM count.
+  virtual void group_rates_on_gpu(const GpuSpec& gpu, std::span<const SmGroup> groups,
+                                  std::span<const SmGroup> gpu_load, int gpu_sms, std::span<double> rates) const {
+    (void)gpu_load;
+    (void)gpu_sms;
+    group_rates(gpu, groups, rates);
+  }
 };
 
 }  // namespace gpusched::sim

@@ -55,6 +55,11 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
   over_life_ = config_.durations && config_.durations->over_life();
   lone_at_one_ = !over_life_ || config_.durations->lone_launch_at_rate_one();
   one_kernel_at_one_ = over_life_ && config_.durations->one_kernel_at_rate_one();
+  gpu_wide_ = over_life_ && config_.durations->gpu_wide();
+  if (gpu_wide_) {
+    gpu_load_.assign(static_cast<std::size_t>(config_.gpu_count), {});
+    gpu_kernels_changed_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
+  }
   dispatcher_free_ps_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
   drain_requested_.assign(static_cast<std::size_t>(total), -1);
   launches_.resize(specs_.size());
@@ -273,6 +278,7 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   slot_position_[static_cast<std::size_t>(moved)] = position;
   res.pop_back();
   --launch.resident;
+  if (gpu_wide_) count_kernel_on_gpu(sm.gpu, launch.kernel, -1);
   if (--launch.resident_per_sm[static_cast<std::size_t>(b.sm)] == 0 && over_life_) {
     --sm.launches_here;
     count_kernel_here(sm, launch.kernel, -1);
@@ -432,6 +438,7 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
     slot_position_[static_cast<std::size_t>(slot)] = static_cast<std::int32_t>(s.residents.size());
     s.residents.push_back(slot);
     ++launch.resident;
+    if (gpu_wide_) count_kernel_on_gpu(s.gpu, launch.kernel, +1);
     if (over_life_ && launch.resident_per_sm[static_cast<std::size_t>(sm)] == 0) {
       ++s.launches_here;
       count_kernel_here(s, launch.kernel, +1);
@@ -496,7 +503,36 @@ void Engine::count_kernel_here(SmState& s, const KernelProfile* kernel, int delt
   }
 }
 
+void Engine::count_kernel_on_gpu(int gpu, const KernelProfile* kernel, int delta) {
+  auto& load = gpu_load_[static_cast<std::size_t>(gpu)];
+  auto it = std::find_if(load.begin(), load.end(), [&](const SmGroup& e) { return e.kernel == kernel; });
+  if (it == load.end()) {
+    it = load.insert(load.end(), SmGroup{kernel, 0, 0});
+    gpu_kernels_changed_[static_cast<std::size_t>(gpu)] = 1;
+  }
+  if ((it->blocks += delta) == 0) {
+    *it = load.back();
+    load.pop_back();
+    gpu_kernels_changed_[static_cast<std::size_t>(gpu)] = 1;
+  }
+}
+
 void Engine::retime_sm(int sm) {
+  // A GPU-wide model's rates change everywhere when a kernel comes to the GPU or leaves it: every SM of the GPU is
+  // re-timed then. A change in a kernel's count alone reaches other SMs at their own next change.
+  if (gpu_wide_) {
+    const int gpu = sms_[static_cast<std::size_t>(sm)].gpu;
+    if (gpu_kernels_changed_[static_cast<std::size_t>(gpu)]) {
+      gpu_kernels_changed_[static_cast<std::size_t>(gpu)] = 0;
+      const int per_gpu = config_.gpu.sm_count;
+      for (int i = gpu * per_gpu; i < (gpu + 1) * per_gpu; ++i) retime_one_sm(i);
+      return;
+    }
+  }
+  retime_one_sm(sm);
+}
+
+void Engine::retime_one_sm(int sm) {
   auto& s = sms_[static_cast<std::size_t>(sm)];
   // All at rate 1 and nothing that can change it: one launch (lone_launch_at_rate_one), or launches of one kernel
   // only (one_kernel_at_rate_one).
@@ -532,7 +568,11 @@ void Engine::retime_sm(int sm) {
       std::swap(owners[j], owners[j - 1]);
     }
   rate_scratch_.assign(groups.size(), 1.0);
-  config_.durations->group_rates(config_.gpu, groups, rate_scratch_);
+  if (gpu_wide_)
+    config_.durations->group_rates_on_gpu(config_.gpu, groups, gpu_load_[static_cast<std::size_t>(s.gpu)],
+                                          config_.gpu.sm_count, rate_scratch_);
+  else
+    config_.durations->group_rates(config_.gpu, groups, rate_scratch_);
   s.rated = false;
   for (const std::int32_t slot : s.residents) {
     auto& b = slots_[static_cast<std::size_t>(slot)];

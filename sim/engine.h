@@ -337,7 +337,11 @@ class Engine {
   // Models applied over a block's life (DurationModel::over_life): asks the model for each launch's rate on the SM
   // and re-times the end of every running block there from the work it has left.
   void retime_sm(int sm);
+  void retime_one_sm(int sm);
   static void count_kernel_here(SmState& s, const KernelProfile* kernel, int delta);
+  // GPU-wide models only (DurationModel::gpu_wide): one more (+1) or one fewer (-1) resident block of `kernel` on
+  // `gpu`.
+  void count_kernel_on_gpu(int gpu, const KernelProfile* kernel, int delta);
   // Work (ns at rate 1) a running block has done in its current piece by now.
   double life_work_done(std::int32_t slot) const;
   // recorded_duration of a fresh block (blocks issue in index order), with the next one's prefetched.
@@ -373,6 +377,10 @@ class Engine {
   bool over_life_ = false;
   bool lone_at_one_ = true;         // DurationModel::lone_launch_at_rate_one
   bool one_kernel_at_one_ = false;  // DurationModel::one_kernel_at_rate_one
+  bool gpu_wide_ = false;           // DurationModel::gpu_wide
+  // GPU-wide models only: per GPU, each kernel's resident blocks there (a few kernels: a linear search).
+  std::vector<std::vector<SmGroup>> gpu_load_;
+  std::vector<char> gpu_kernels_changed_;  // per GPU: a kernel came or left since the last re-timing there
   std::vector<LifeState> life_;
   std::vector<SmGroup> group_scratch_;
   std::vector<std::int32_t> group_launch_scratch_;

@@ -13,6 +13,13 @@
 // weighs 1, as an own block, as `age` treats them: the fallback's median weight lets gather-s1 beside gather-s2 run at
 // its one-block-an-SM speed (mpmax's live-h100 plan: 25.6 us blocks predicted, 286 us measured). Measured on executed
 // plans it trades launches (docs/interference.md, "Two sizes of one kernel").
+// With `gpu_wide=on` (session 33; default off) a share mu of the kernel's residency is read over the whole GPU: blocks
+// of its own suite kernel (any size) count as own blocks, and
+//     r_eff = s + sum over other kernels j on the SM of w(k <- j) x n_j + mu x (S / SMs - s),
+// s its suite's blocks on the SM, S its suite's blocks on the GPU, mu the profile's gpu_wide_share (0 where absent).
+// A memory-bound kernel's block time follows its suite's load on the whole GPU (gather alone at 4 blocks an SM: 25 us
+// on 16 SMs, 70 us on 116, 83 us on 132); uniform over the GPU S / SMs = s and the rule is the plain one. A kernel
+// alone on the GPU runs as recorded. docs/interference.md, "A GPU-wide share of the residency".
 // docs/interference.md, "Equivalent residency".
 #include "sim/interference/equivalent.h"
 
@@ -71,11 +78,44 @@ class EquivalentInterference final : public DurationModel {
   explicit EquivalentInterference(const Params& p)
       : unfitted_(p.get_double("unfitted")),
         fallback_(parse_equivalent_fallback(p.get_string("fallback"))),
-        same_suite_own_(parse_same_suite(p.get_string("same_suite"))) {}
+        same_suite_own_(parse_same_suite(p.get_string("same_suite"))),
+        gpu_wide_(parse_gpu_wide(p.get_string("gpu_wide"))) {}
 
   TimeNs duration(const DurationQuery& q) const override { return recorded_duration(*q.kernel, q.block, q.draw_base); }
   bool over_life() const override { return true; }
-  bool one_kernel_at_rate_one() const override { return true; }  // another launch of it counts as its own blocks
+  // Another launch of it counts as its own blocks. Under gpu_wide a lone launch on its SM is re-rated from the GPU's
+  // load, so neither shortcut holds.
+  bool one_kernel_at_rate_one() const override { return gpu_wide_ == GpuWide::Off; }
+  bool lone_launch_at_rate_one() const override { return gpu_wide_ == GpuWide::Off; }
+  bool gpu_wide() const override { return gpu_wide_ != GpuWide::Off; }
+
+  void group_rates_on_gpu(const GpuSpec& gpu, std::span<const SmGroup> groups, std::span<const SmGroup> gpu_load,
+                          int gpu_sms, std::span<double> rates) const override {
+    if (gpu_wide_ == GpuWide::Off) return group_rates(gpu, groups, rates);
+    std::fill(rates.begin(), rates.end(), 1.0);
+    if (gpu_load.size() < 2 || gpu_sms <= 0) return;  // one kernel on the whole GPU: as recorded
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const KernelProfile& k = *groups[g].kernel;
+      if (k.record_sets.size() < 2) continue;  // one residency recorded: no curve to read
+      double suite_here = 0, others = 0;
+      for (const SmGroup& j : groups) {
+        if (in_suite(k, *j.kernel))
+          suite_here += j.blocks;
+        else
+          others += weight(k, j.kernel->name) * j.blocks;
+      }
+      double suite_gpu = 0;
+      for (const SmGroup& e : gpu_load)
+        if (in_suite(k, *e.kernel)) suite_gpu += e.blocks;
+      const double share = k.gpu_wide_share.value_or(0.0);
+      const double elsewhere = suite_gpu / gpu_sms - suite_here;  // its suite's load over the GPU, beyond its SM's
+      const double r_eff =
+          suite_here + others + share * (gpu_wide_ == GpuWide::Up ? std::max(0.0, elsewhere) : elsewhere);
+      const double primary = k.record_sets.back().mean_ns;
+      const double at = equivalent_mean_ns(k, std::max(1.0, r_eff));
+      if (primary > 0 && at > 0) rates[g] = primary / at;
+    }
+  }
 
   void group_rates(const GpuSpec& /*gpu*/, std::span<const SmGroup> groups, std::span<double> rates) const override {
     std::fill(rates.begin(), rates.end(), 1.0);
@@ -109,6 +149,22 @@ class EquivalentInterference final : public DurationModel {
     return same_suite_own_ && same_suite_kernel(k.name, other) ? 1.0
                                                                : equivalent_unfitted_weight(k, fallback_, unfitted_);
   }
+  // Under gpu_wide: k itself, another launch of it or another size of its suite kernel.
+  static bool in_suite(const KernelProfile& k, const KernelProfile& other) {
+    return &other == &k || other.name == k.name || same_suite_kernel(k.name, other.name);
+  }
+  double weight(const KernelProfile& k, const std::string& other) const {
+    const auto it = k.equivalent_blocks.find(other);
+    return it != k.equivalent_blocks.end() ? it->second : unfitted_weight(k, other);
+  }
+  enum class GpuWide { Off, On, Up };
+  static GpuWide parse_gpu_wide(const std::string& s) {
+    if (s == "on") return GpuWide::On;
+    if (s == "up") return GpuWide::Up;
+    if (s == "off") return GpuWide::Off;
+    throw std::invalid_argument("interference model equivalent: parameter 'gpu_wide' expects on, up or off, found \"" +
+                                s + "\"");
+  }
   static bool parse_same_suite(const std::string& s) {
     if (s == "own") return true;
     if (s == "fallback") return false;
@@ -118,6 +174,7 @@ class EquivalentInterference final : public DurationModel {
   double unfitted_ = 1.0;
   EquivalentFallback fallback_ = EquivalentFallback::Median;
   bool same_suite_own_ = false;
+  GpuWide gpu_wide_ = GpuWide::Off;
 };
 
 }  // namespace
@@ -136,5 +193,9 @@ GPUSCHED_REGISTER_PLUGIN(
       "victim's fitted weights)"},
      {"same_suite", gpusched::sim::ParamType::String, "fallback",
       "an unfitted pair of two sizes of one suite kernel (gather-s1 beside gather-s2): fallback (as any "
-      "unfitted pair) or own (weighs 1, as an own block, as age treats them)"}},
+      "unfitted pair) or own (weighs 1, as an own block, as age treats them)"},
+     {"gpu_wide", gpusched::sim::ParamType::String, "off",
+      "on: a share of the residency (the profile's gpu_wide_share) is read over the whole GPU, blocks of the "
+      "kernel's suite anywhere counting as own (a memory-bound kernel's time follows the GPU's load); off: the SM's "
+      "blocks only"}},
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::EquivalentInterference>(p); })

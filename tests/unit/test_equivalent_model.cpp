@@ -107,13 +107,13 @@ TEST(EquivalentModel, AnotherSizeOfTheSameSuiteKernelWeighsAsAnOwnBlock) {
 // A run stored with a model spec that carries parameters ("name:key=value", as --interference takes it) records the
 // model's name and its resolved parameters; an unknown name is refused by name.
 TEST(EquivalentModel, AParameterisedSpecIsDescribedForTheStore) {
-  const auto loaded = sim::load_workload_and_gpu(std::string(GPUSCHED_TEST_DATA) + "/small/small.toml", "", nullptr,
-                                                 "--gpu", "");
+  const auto loaded =
+      sim::load_workload_and_gpu(std::string(GPUSCHED_TEST_DATA) + "/small/small.toml", "", nullptr, "--gpu", "");
   sim::RunOptions o;
   o.policy = "fifo";
   o.interference = "equivalent:same_suite=own";
   const auto info = sim::describe_sim_run(loaded.workload, "hash", loaded.gpu, o);
-  EXPECT_EQ(info.interference, "equivalent(unfitted=1,fallback=median,same_suite=own)");
+  EXPECT_EQ(info.interference, "equivalent(unfitted=1,fallback=median,same_suite=own,gpu_wide=off)");
   o.interference = "equivalnt:same_suite=own";
   try {
     (void)sim::describe_sim_run(loaded.workload, "hash", loaded.gpu, o);
@@ -121,6 +121,54 @@ TEST(EquivalentModel, AParameterisedSpecIsDescribedForTheStore) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("unknown interference model 'equivalnt'"), std::string::npos) << e.what();
   }
+}
+
+std::vector<double> rates_on_gpu(const sim::DurationModel& m, std::vector<sim::SmGroup> groups,
+                                 std::vector<sim::SmGroup> gpu_load, int sms) {
+  std::vector<double> out(groups.size());
+  m.group_rates_on_gpu(test::gpu_with_sms("h100", sms), groups, gpu_load, sms, out);
+  return out;
+}
+
+// gpu_wide=on: a share mu (the profile's gpu_wide_share) of the residency is read over the whole GPU, blocks of the
+// kernel's suite anywhere counting as own: r_eff = s + others + mu x (S / SMs - s). On 10 SMs, k (records: 2 at
+// 100 ns, 4 at 200 ns, 50 ns a block more past 2) with mu = 0.5.
+TEST(EquivalentModel, AShareOfTheResidencyIsReadOverTheWholeGpu) {
+  auto k = victim();  // fitted: j-s1 1.5
+  k->gpu_wide_share = 0.5;
+  const auto k2 = test::kernel("k-s2", 264, 128, {400});  // another size of k's suite kernel
+  const auto j = test::kernel("j-s1", 264, 128, {300});
+  const auto on = equivalent({{"gpu_wide", "on"}});
+  const auto up = equivalent({{"gpu_wide", "up"}});
+  ASSERT_TRUE(on->gpu_wide());
+  EXPECT_FALSE(on->lone_launch_at_rate_one());  // a lone launch on its SM is re-rated from the GPU's load
+  EXPECT_FALSE(equivalent()->gpu_wide());
+  // 2 of k's blocks alone on their SM, k-s2's 60 blocks elsewhere on the 10 SMs (S = 62): r_eff = 2 + 0.5 x (6.2 - 2)
+  // = 4.1 -> 200 + 50 x 0.1 = 205 ns: rate 200 / 205. Under `up` the same (the suite's load is above the SM's).
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}}, {{k.get(), 2, 0}, {k2.get(), 60, 0}}, 10)[0], 200.0 / 205.0);
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*up, {{k.get(), 2, 0}}, {{k.get(), 2, 0}, {k2.get(), 60, 0}}, 10)[0], 200.0 / 205.0);
+  // 4 of k's beside 2 of j's (weight 1.5), k's suite on the GPU 10 blocks in all (S / SMs = 1): r_eff = 4 + 1.5 x 2
+  // + 0.5 x (1 - 4) = 5.5 -> 275 ns: rate 200 / 275. Under `up` the suite's lighter load elsewhere does not count:
+  // 4 + 3 = 7 -> 350 ns.
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 4, 0}, {j.get(), 2, 1}}, {{k.get(), 10, 0}, {j.get(), 2, 0}}, 10)[0],
+                   200.0 / 275.0);
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*up, {{k.get(), 4, 0}, {j.get(), 2, 1}}, {{k.get(), 10, 0}, {j.get(), 2, 0}}, 10)[0],
+                   200.0 / 350.0);
+  // The same SM beside 2 of k-s2's: under gpu_wide they count as own blocks (weight 1, not the fallback's median):
+  // s = 6, S / SMs = 1: r_eff = 6 + 0.5 x (1 - 6) = 3.5 -> 175 ns.
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 4, 0}, {k2.get(), 2, 1}}, {{k.get(), 8, 0}, {k2.get(), 2, 0}}, 10)[0],
+                   200.0 / 175.0);
+  // Uniform over the GPU (S / SMs = s) the rule is the SM's: 2 of k's beside 2 of j's everywhere: 2 + 3 = 5 -> 250.
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}, {j.get(), 2, 1}}, {{k.get(), 20, 0}, {j.get(), 20, 0}}, 10)[0],
+                   rates(*equivalent(), {{k.get(), 2, 0}, {j.get(), 2, 1}})[0]);
+  // One kernel on the whole GPU runs as recorded, however its blocks are spread.
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 1, 0}}, {{k.get(), 40, 0}}, 10)[0], 1.0);
+  // No share in the profile: 0, the plain rule (2 of k's alone on the SM: 2 -> 100 ns, 200 / 100).
+  k->gpu_wide_share.reset();
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}}, {{k.get(), 2, 0}, {j.get(), 60, 0}}, 10)[0], 2.0);
+  // Off (the default): group_rates_on_gpu is group_rates (a lone launch at rate 1).
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*equivalent(), {{k.get(), 2, 0}}, {{k.get(), 2, 0}, {k2.get(), 60, 0}}, 10)[0], 1.0);
+  EXPECT_THROW(equivalent({{"gpu_wide", "yes"}}), std::invalid_argument);
 }
 
 TEST(EquivalentModel, TheCurveAndTheWeightsOutsideTheEngine) {

@@ -44,9 +44,27 @@ class KernelSpeeds final : public sim::DurationModel {
   }
 };
 
+// A GPU-wide model for the engine tests: every block at 0.5 while two kernels or more have blocks on the GPU, else 1.
+class GpuSpeeds final : public sim::DurationModel {
+ public:
+  TimeNs duration(const sim::DurationQuery& q) const override {
+    return sim::recorded_duration(*q.kernel, q.block, q.draw_base);
+  }
+  bool over_life() const override { return true; }
+  bool lone_launch_at_rate_one() const override { return false; }
+  bool gpu_wide() const override { return true; }
+  void group_rates_on_gpu(const GpuSpec&, std::span<const sim::SmGroup>, std::span<const sim::SmGroup> gpu_load, int,
+                          std::span<double> rates) const override {
+    std::fill(rates.begin(), rates.end(), gpu_load.size() < 2 ? 1.0 : 0.5);
+  }
+};
+
 }  // namespace
 }  // namespace gpusched
 
+GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, test_gpu_speeds, "test-gpu-speeds",
+                         "tests only: every block at 0.5 while two kernels or more are on the GPU, else 1", {},
+                         [](const gpusched::sim::Params&) { return std::make_unique<gpusched::GpuSpeeds>(); })
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::DurationModel, test_kernel_speeds, "test-kernel-speeds",
                          "tests only: launches of one kernel at 1 together; else the oldest at 0.8, the rest at 0.5",
                          {},
@@ -93,6 +111,25 @@ TEST(OverLife, ABlockSpeedsUpWhenItsCoRunnerLeaves) {
   const auto r = run_two(1000, 1000, "test-two-speeds");
   EXPECT_EQ(end_of(r, 0), 1225);
   EXPECT_EQ(end_of(r, 1), 1663);
+}
+
+// A GPU-wide model (DurationModel::gpu_wide) sees the whole GPU's load, and every SM of the GPU is re-timed when a
+// kernel comes or leaves. Two SMs: a-s1's block (1000 ns) from 0 on one, b-s1's (1000 ns) at 100 on the other. At 100
+// both run at 0.5: a has 900 left -> 1800 more, ends at 1900, although nothing changed on its SM. At 1900 a leaves:
+// b has done 900 (1800 x 0.5), 100 left at 1 -> ends at 2000.
+TEST(OverLife, AGpuWideModelRetimesEverySmWhenAKernelComesOrLeaves) {
+  const auto w = make_workload("w", {test::kernel("a-s1", 1, 128, {1000}), test::kernel("b-s1", 1, 128, {1000})},
+                               {test::launch("a", 0, 0), test::launch("b", 1, 100)});
+  sim::RunOptions o;
+  o.interference = "test-gpu-speeds";
+  sim::AloneTimeCache cache;
+  const auto gpu = test::gpu_with_sms("h100", 2);
+  const auto r = sim::run_workload(w, gpu, o, cache);
+  ASSERT_EQ(r.schedule.pieces.size(), 2u);
+  EXPECT_NE(r.schedule.pieces[0].sm, r.schedule.pieces[1].sm);
+  EXPECT_EQ(end_of(r, 0), 1900);
+  EXPECT_EQ(end_of(r, 1), 2000);
+  EXPECT_EQ(test::check_invariants(w, gpu, r), "");
 }
 
 RunResult run_three(const std::string& model) {

@@ -177,12 +177,15 @@ TEST(ProfileReader, CountedTrafficAndUncoalescedFraction) {
   auto p = g.profile;
   p.dram_bytes_per_block = 2049.2;
   p.uncoalesced_fraction = 0.25;
+  p.gpu_wide_share = 0.75;
   const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_counted").string();
   write_kernel_profile(dir, p, g.records);
   const auto back = read_kernel_profile(dir + "/counted.kernel.toml", &w);
   EXPECT_DOUBLE_EQ(back.dram_bytes_per_block.value_or(0), 2049.2);
   EXPECT_DOUBLE_EQ(back.uncoalesced_fraction.value_or(0), 0.25);
+  EXPECT_DOUBLE_EQ(back.gpu_wide_share.value_or(0), 0.75);
   std::filesystem::remove_all(dir);
+  EXPECT_FALSE(k.gpu_wide_share);  // absent: the model reads 0
 
   const auto refused = [&](const std::string& line) {
     try {
@@ -196,6 +199,8 @@ TEST(ProfileReader, CountedTrafficAndUncoalescedFraction) {
             "k.toml:7:24: field 'uncoalesced_fraction': expected a fraction in [0, 1], found 1.5");
   EXPECT_EQ(refused("dram_bytes_per_block = -1"),
             "k.toml:7:24: field 'dram_bytes_per_block': expected a non-negative number, found -1");
+  EXPECT_EQ(refused("gpu_wide_share = 1.25"),
+            "k.toml:7:18: field 'gpu_wide_share': expected a fraction in [0, 1], found 1.25");
 }
 
 TEST(ProfileReader, StoppableRoundTripAndBadValue) {
