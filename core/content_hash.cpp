@@ -77,6 +77,10 @@ void add_kernel(ContentHasher& h, const KernelProfile& k) {
     h.add(std::string("gpu_wide_share"));
     h.add(*k.gpu_wide_share);
   }
+  for (const auto& [other, weight] : k.gpu_wide_blocks) {
+    h.add(std::string("gpu_wide_blocks ") + other);
+    h.add(weight);
+  }
   h.add(static_cast<std::int64_t>(k.record_sets.size()));
   for (const auto& set : k.record_sets) {
     h.add(set.residency);

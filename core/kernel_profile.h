@@ -94,6 +94,11 @@ struct KernelProfile {
   // (scripts/fit-gpu-wide-share.py; the `equivalent` model's gpu_wide=on, docs/interference.md "A GPU-wide share of
   // the residency"). Absent: 0.
   std::optional<double> gpu_wide_share;
+  // How many of this kernel's own blocks per SM one block per SM of another kernel (by profile name) anywhere on the
+  // GPU weighs as, beyond its blocks on this kernel's SM: the other kernel's load on the memory system. Fitted per pair
+  // from the apart co-runs at several partner SM counts (scripts/fit-gpu-wide-share.py; the same gpu_wide option).
+  // Absent: 0.
+  std::map<std::string, double> gpu_wide_blocks;
   // Where recorded traces come from (device, driver, timer resolution, date, command): free text by key.
   std::map<std::string, std::string> provenance;
 

@@ -132,13 +132,16 @@ KernelProfile parse_kernel_profile(const std::string& text, const std::string& n
       (void)pr.has(k);
     }
   }
-  if (const toml::table* eq = r.table_or_null("equivalent_blocks")) {
-    TableReader er(*eq, name, "equivalent_blocks", warnings);
+  for (const auto& [table, weights] :
+       {std::pair{"equivalent_blocks", &p.equivalent_blocks}, std::pair{"gpu_wide_blocks", &p.gpu_wide_blocks}}) {
+    const toml::table* eq = r.table_or_null(table);
+    if (!eq) continue;
+    TableReader er(*eq, name, table, warnings);
     for (const auto& [key, node] : *eq) {
       const std::string k(key.str());
       const double v = er.number(k);
       if (!(v >= 0.0 && v <= 64.0)) er.fail(k, expected_found("a weight in [0, 64]", fmt::format("{}", v)));
-      p.equivalent_blocks[k] = v;
+      (*weights)[k] = v;
     }
     er.finish();
   }
@@ -262,6 +265,10 @@ void write_kernel_profile(const std::string& dir, const KernelProfile& p,
   if (!p.equivalent_blocks.empty()) {
     out += "\n[equivalent_blocks]\n";
     for (const auto& [k, v] : p.equivalent_blocks) out += fmt::format("\"{}\" = {}\n", k, v);
+  }
+  if (!p.gpu_wide_blocks.empty()) {
+    out += "\n[gpu_wide_blocks]\n";
+    for (const auto& [k, v] : p.gpu_wide_blocks) out += fmt::format("\"{}\" = {}\n", k, v);
   }
   // Every file is written under a temporary name first and renamed into place only when all are complete,
   // the attribute file last: an error leaves none of them, and a reader never finds the profile without its

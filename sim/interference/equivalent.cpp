@@ -16,7 +16,11 @@
 // With `gpu_wide=on` (session 33; default off) a share mu of the kernel's residency is read over the whole GPU: blocks
 // of its own suite kernel (any size) count as own blocks, and
 //     r_eff = s + sum over other kernels j on the SM of w(k <- j) x n_j + mu x (S / SMs - s),
-// s its suite's blocks on the SM, S its suite's blocks on the GPU, mu the profile's gpu_wide_share (0 where absent).
+// s its suite's blocks on the SM, S its suite's blocks on the GPU, mu the profile's gpu_wide_share (0 where absent),
+// plus, for each other kernel j with a GPU-wide weight g(k <- j) in k's profile ([gpu_wide_blocks]),
+// g x max(0, N_j / SMs - n_j): j's blocks per SM over the GPU beyond those on k's SM (its load on the memory system).
+// `gpu_wide=up` counts only the suite's part, and only where it adds (max(0, S / SMs - s)): it stands in for the other
+// kernels' load (which a suite sparser elsewhere does not lighten) without their weights.
 // A memory-bound kernel's block time follows its suite's load on the whole GPU (gather alone at 4 blocks an SM: 25 us
 // on 16 SMs, 70 us on 116, 83 us on 132); uniform over the GPU S / SMs = s and the rule is the plain one. A kernel
 // alone on the GPU runs as recorded. docs/interference.md, "A GPU-wide share of the residency".
@@ -104,13 +108,24 @@ class EquivalentInterference final : public DurationModel {
         else
           others += weight(k, j.kernel->name) * j.blocks;
       }
-      double suite_gpu = 0;
-      for (const SmGroup& e : gpu_load)
-        if (in_suite(k, *e.kernel)) suite_gpu += e.blocks;
+      double suite_gpu = 0, elsewhere_others = 0;
+      for (const SmGroup& e : gpu_load) {
+        if (in_suite(k, *e.kernel)) {
+          suite_gpu += e.blocks;
+          continue;
+        }
+        if (gpu_wide_ == GpuWide::Up) continue;  // `up` stands in for the other kernels' load: it counts none of it
+        const auto q = k.gpu_wide_blocks.find(e.kernel->name);
+        if (q == k.gpu_wide_blocks.end() || q->second <= 0) continue;
+        double here = 0;  // its blocks on this SM, which `others` counts
+        for (const SmGroup& j : groups)
+          if (j.kernel == e.kernel) here += j.blocks;
+        elsewhere_others += q->second * std::max(0.0, static_cast<double>(e.blocks) / gpu_sms - here);
+      }
       const double share = k.gpu_wide_share.value_or(0.0);
       const double elsewhere = suite_gpu / gpu_sms - suite_here;  // its suite's load over the GPU, beyond its SM's
-      const double r_eff =
-          suite_here + others + share * (gpu_wide_ == GpuWide::Up ? std::max(0.0, elsewhere) : elsewhere);
+      const double r_eff = suite_here + others +
+                           share * (gpu_wide_ == GpuWide::Up ? std::max(0.0, elsewhere) : elsewhere) + elsewhere_others;
       const double primary = k.record_sets.back().mean_ns;
       const double at = equivalent_mean_ns(k, std::max(1.0, r_eff));
       if (primary > 0 && at > 0) rates[g] = primary / at;

@@ -161,6 +161,18 @@ TEST(EquivalentModel, AShareOfTheResidencyIsReadOverTheWholeGpu) {
   // Uniform over the GPU (S / SMs = s) the rule is the SM's: 2 of k's beside 2 of j's everywhere: 2 + 3 = 5 -> 250.
   EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}, {j.get(), 2, 1}}, {{k.get(), 20, 0}, {j.get(), 20, 0}}, 10)[0],
                    rates(*equivalent(), {{k.get(), 2, 0}, {j.get(), 2, 1}})[0]);
+  // Another kernel's GPU-wide weight (k's [gpu_wide_blocks]): j's blocks per SM over the GPU beyond those on k's SM.
+  // 2 of k's alone on the SM, k's suite 20 blocks on the GPU (S / SMs = 2 = s), j's 30 elsewhere, g(k <- j) = 0.5:
+  // r_eff = 2 + 0.5 x (3 - 0) = 3.5 -> 175 ns. With 1 of j's on the SM (weight 1.5) and 31 in all: 2 + 1.5 +
+  // 0.5 x (3.1 - 1) = 4.55 -> 227.5 ns. `up` counts no other kernel's GPU-wide load: 2 -> 100 ns; 2 + 1.5 -> 175 ns.
+  k->gpu_wide_blocks["j-s1"] = 0.5;
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}}, {{k.get(), 20, 0}, {j.get(), 30, 0}}, 10)[0], 200.0 / 175.0);
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}, {j.get(), 1, 1}}, {{k.get(), 20, 0}, {j.get(), 31, 0}}, 10)[0],
+                   200.0 / 227.5);
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*up, {{k.get(), 2, 0}}, {{k.get(), 20, 0}, {j.get(), 30, 0}}, 10)[0], 2.0);
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*up, {{k.get(), 2, 0}, {j.get(), 1, 1}}, {{k.get(), 20, 0}, {j.get(), 31, 0}}, 10)[0],
+                   200.0 / 175.0);
+  k->gpu_wide_blocks.clear();
   // One kernel on the whole GPU runs as recorded, however its blocks are spread.
   EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 1, 0}}, {{k.get(), 40, 0}}, 10)[0], 1.0);
   // No share in the profile: 0, the plain rule (2 of k's alone on the SM: 2 -> 100 ns, 200 / 100).

@@ -178,12 +178,15 @@ TEST(ProfileReader, CountedTrafficAndUncoalescedFraction) {
   p.dram_bytes_per_block = 2049.2;
   p.uncoalesced_fraction = 0.25;
   p.gpu_wide_share = 0.75;
+  p.gpu_wide_blocks["gather-s1"] = 2.36;
   const auto dir = (std::filesystem::temp_directory_path() / "gpusched_profile_counted").string();
   write_kernel_profile(dir, p, g.records);
   const auto back = read_kernel_profile(dir + "/counted.kernel.toml", &w);
   EXPECT_DOUBLE_EQ(back.dram_bytes_per_block.value_or(0), 2049.2);
   EXPECT_DOUBLE_EQ(back.uncoalesced_fraction.value_or(0), 0.25);
   EXPECT_DOUBLE_EQ(back.gpu_wide_share.value_or(0), 0.75);
+  ASSERT_EQ(back.gpu_wide_blocks.size(), 1u);
+  EXPECT_DOUBLE_EQ(back.gpu_wide_blocks.at("gather-s1"), 2.36);
   std::filesystem::remove_all(dir);
   EXPECT_FALSE(k.gpu_wide_share);  // absent: the model reads 0
 
@@ -199,6 +202,8 @@ TEST(ProfileReader, CountedTrafficAndUncoalescedFraction) {
             "k.toml:7:24: field 'uncoalesced_fraction': expected a fraction in [0, 1], found 1.5");
   EXPECT_EQ(refused("dram_bytes_per_block = -1"),
             "k.toml:7:24: field 'dram_bytes_per_block': expected a non-negative number, found -1");
+  EXPECT_EQ(refused("[gpu_wide_blocks]\n\"gather-s1\" = 65"),
+            "k.toml:8:15: field 'gpu_wide_blocks.gather-s1': expected a weight in [0, 64], found 65");
   EXPECT_EQ(refused("gpu_wide_share = 1.25"),
             "k.toml:7:18: field 'gpu_wide_share': expected a fraction in [0, 1], found 1.25");
 }
