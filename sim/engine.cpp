@@ -278,10 +278,13 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
   slot_position_[static_cast<std::size_t>(moved)] = position;
   res.pop_back();
   --launch.resident;
-  if (gpu_wide_) count_kernel_on_gpu(sm.gpu, launch.kernel, -1);
-  if (--launch.resident_per_sm[static_cast<std::size_t>(b.sm)] == 0 && over_life_) {
-    --sm.launches_here;
-    count_kernel_here(sm, launch.kernel, -1);
+  const bool last_here = --launch.resident_per_sm[static_cast<std::size_t>(b.sm)] == 0;
+  if (over_life_) {
+    if (gpu_wide_) count_kernel_on_gpu(sm.gpu, launch.kernel, -1);
+    if (last_here) {
+      --sm.launches_here;
+      count_kernel_here(sm, launch.kernel, -1);
+    }
   }
   const int sm_id = b.sm;
   const TimeNs piece_start = b.start;
@@ -438,10 +441,12 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
     slot_position_[static_cast<std::size_t>(slot)] = static_cast<std::int32_t>(s.residents.size());
     s.residents.push_back(slot);
     ++launch.resident;
-    if (gpu_wide_) count_kernel_on_gpu(s.gpu, launch.kernel, +1);
-    if (over_life_ && launch.resident_per_sm[static_cast<std::size_t>(sm)] == 0) {
-      ++s.launches_here;
-      count_kernel_here(s, launch.kernel, +1);
+    if (over_life_) {
+      if (gpu_wide_) count_kernel_on_gpu(s.gpu, launch.kernel, +1);
+      if (launch.resident_per_sm[static_cast<std::size_t>(sm)] == 0) {
+        ++s.launches_here;
+        count_kernel_here(s, launch.kernel, +1);
+      }
     }
     ++launch.resident_per_sm[static_cast<std::size_t>(sm)];
     if (!launch.suspended.empty()) {
