@@ -29,6 +29,7 @@ import os
 import re
 import statistics
 import sys
+import tomllib
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
@@ -40,11 +41,12 @@ def rows(path):
 
 def curve(profile):
     """[(residency, mean block ns)] of a profile's record sets, sorted."""
-    text = open(profile).read()
+    with open(profile, "rb") as f:
+        records = tomllib.load(f).get("records", [])
     points = []
-    for res, name in re.findall(r'\[\[records\]\]\s*residency\s*=\s*(\d+)\s*file\s*=\s*"([^"]+)"', text):
-        ds = [int(r["end"]) - int(r["start"]) for r in rows(os.path.join(os.path.dirname(profile), name))]
-        points.append((int(res), statistics.mean(ds)))
+    for record in records:
+        ds = [int(r["end"]) - int(r["start"]) for r in rows(os.path.join(os.path.dirname(profile), record["file"]))]
+        points.append((int(record["residency"]), statistics.mean(ds)))
     return sorted(points)
 
 

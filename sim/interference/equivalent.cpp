@@ -126,9 +126,7 @@ class EquivalentInterference final : public DurationModel {
       const double elsewhere = suite_gpu / gpu_sms - suite_here;  // its suite's load over the GPU, beyond its SM's
       const double r_eff = suite_here + others +
                            share * (gpu_wide_ == GpuWide::Up ? std::max(0.0, elsewhere) : elsewhere) + elsewhere_others;
-      const double primary = k.record_sets.back().mean_ns;
-      const double at = equivalent_mean_ns(k, std::max(1.0, r_eff));
-      if (primary > 0 && at > 0) rates[g] = primary / at;
+      rates[g] = rate_at(k, r_eff);
     }
   }
 
@@ -148,17 +146,20 @@ class EquivalentInterference final : public DurationModel {
           continue;
         }
         others = true;
-        const auto it = k.equivalent_blocks.find(other.name);
-        r_eff += (it != k.equivalent_blocks.end() ? it->second : unfitted_weight(k, other.name)) * groups[j].blocks;
+        r_eff += weight(k, other.name) * groups[j].blocks;
       }
-      if (!others) continue;
-      const double primary = k.record_sets.back().mean_ns;
-      const double at = equivalent_mean_ns(k, std::max(1.0, r_eff));
-      if (primary > 0 && at > 0) rates[g] = primary / at;
+      if (others) rates[g] = rate_at(k, r_eff);
     }
   }
 
  private:
+  // The speed of k's blocks read at residency r_eff: mean(R) / mean(r_eff), R its primary residency (1 where k's
+  // curve gives no time).
+  static double rate_at(const KernelProfile& k, double r_eff) {
+    const double primary = k.record_sets.back().mean_ns;
+    const double at = equivalent_mean_ns(k, std::max(1.0, r_eff));
+    return primary > 0 && at > 0 ? primary / at : 1.0;
+  }
   // An unfitted pair's weight: 1 for another size of k's suite kernel under same_suite=own, else the fallback.
   double unfitted_weight(const KernelProfile& k, const std::string& other) const {
     return same_suite_own_ && same_suite_kernel(k.name, other) ? 1.0
@@ -211,6 +212,7 @@ GPUSCHED_REGISTER_PLUGIN(
       "unfitted pair) or own (weighs 1, as an own block, as age treats them)"},
      {"gpu_wide", gpusched::sim::ParamType::String, "off",
       "on: a share of the residency (the profile's gpu_wide_share) is read over the whole GPU, blocks of the "
-      "kernel's suite anywhere counting as own (a memory-bound kernel's time follows the GPU's load); off: the SM's "
-      "blocks only"}},
+      "kernel's suite anywhere counting as own, and other kernels' blocks elsewhere weigh their [gpu_wide_blocks] "
+      "weights (a memory-bound kernel's time follows the GPU's load); up: the suite's share only, where it adds; "
+      "off: the SM's blocks only"}},
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::EquivalentInterference>(p); })
