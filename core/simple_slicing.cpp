@@ -73,12 +73,12 @@ TimeNs SimpleSlicingPredictor::remaining_of(const SmState& s, TimeNs total) {
   return std::max<TimeNs>(0, total - run_then);
 }
 
-inline void SimpleSlicingPredictor::refresh(Kernel& K, int sm) {
+inline void SimpleSlicingPredictor::refresh(Kernel& K, int sm, bool total_changed) {
   const SmState& s = K.sms[static_cast<std::size_t>(sm)];
   if (!s.has_prediction) return;
   const auto total = static_cast<TimeNs>(std::llround(s.predicted));
   if (tracking_.max_remaining) K.remaining.set(static_cast<std::size_t>(sm), remaining_of(s, total));
-  if (tracking_.max_total) K.total.set(static_cast<std::size_t>(sm), total);
+  if (tracking_.max_total && total_changed) K.total.set(static_cast<std::size_t>(sm), total);
 }
 
 void SimpleSlicingPredictor::on_block_start(std::int32_t k, int sm, TimeNs now) {
@@ -86,7 +86,9 @@ void SimpleSlicingPredictor::on_block_start(std::int32_t k, int sm, TimeNs now) 
   SmState& s = K.sms.at(static_cast<std::size_t>(sm));
   if (s.resident++ == 0) {
     s.busy_since = now;
-    refresh(K, sm);  // the remaining time depends on when the SM last became busy
+    // The remaining time depends on when the SM last became busy; T_pred does not (only a block end sets it, and
+    // refreshes its leaf then): its tree's leaf is left alone, a cache miss a block under a long queue.
+    refresh(K, sm, false);
   }
 }
 
@@ -112,7 +114,7 @@ void SimpleSlicingPredictor::on_block_end(std::int32_t k, int sm, TimeNs duratio
                 left * static_cast<double>(s.block_time) / std::max(1, s.slice_residency);
   s.predicted_at = now;
   s.has_prediction = true;
-  refresh(K, sm);
+  refresh(K, sm, true);
 }
 
 void SimpleSlicingPredictor::on_kernel_end(std::int32_t k, TimeNs) {

@@ -106,7 +106,7 @@ class SimpleSlicingPredictor {
   TimeNs running_now(const SmState& s, TimeNs now) const;
   const Kernel* find(std::int32_t k) const;
   static TimeNs remaining_of(const SmState& s, TimeNs total);
-  [[gnu::always_inline]] inline void refresh(Kernel& K, int sm);
+  [[gnu::always_inline]] inline void refresh(Kernel& K, int sm, bool total_changed);
   Kernel& kernel(std::int32_t k);
 
   int sm_count_;

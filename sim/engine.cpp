@@ -451,7 +451,7 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
     ++launch.resident_per_sm[static_cast<std::size_t>(sm)];
     if (!launch.suspended.empty()) {
       const SuspendedBlock sb = launch.suspended.front();
-      launch.suspended.erase(launch.suspended.begin());
+      launch.suspended.pop_front();
       b.block = sb.block;
       b.resumed = true;
       b.done_before = sb.done;
@@ -465,7 +465,7 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
       const bool fresh = launch.flushed.empty();
       if (!fresh) {
         b.block = launch.flushed.front();
-        launch.flushed.erase(launch.flushed.begin());
+        launch.flushed.pop_front();
       } else {
         b.block = static_cast<std::int32_t>(launch.next_block++);
       }

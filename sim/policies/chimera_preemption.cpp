@@ -11,9 +11,6 @@ namespace {
 // compares instruction counts of blocks of one kernel and turns them into time through the same kernel's CPI.
 constexpr double kDefaultInstructionsPerBlock = 1000.0;
 
-std::uint64_t block_key(std::int32_t l, std::int32_t block) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(l)) << 32) | static_cast<std::uint32_t>(block);
-}
 }  // namespace
 
 std::vector<ParamSpec> preemption_params() {
@@ -52,16 +49,39 @@ PreemptionSettings preemption_settings(const Params& p, std::vector<Technique> t
 void ChimeraPreemptor::observe(const EngineView& v, std::span<const EngineEvent> events) {
   if (stats_.empty()) stats_.resize(static_cast<std::size_t>(v.launch_count()));
   for (const auto& e : events) {
-    if (e.kind == EventKind::BlockSaved && interrupted_.insert(block_key(e.launch, e.block)).second)
-      ++stats_[static_cast<std::size_t>(e.launch)].interrupted;
-    if (e.kind != EventKind::BlockFinished) continue;
-    auto& s = stats_[static_cast<std::size_t>(e.launch)];
-    if (s.interrupted > 0 && interrupted_.erase(block_key(e.launch, e.block))) {
-      --s.interrupted;
-      continue;  // its last piece is not its duration
+    const auto word = static_cast<std::size_t>(e.block) / 64;
+    const std::uint64_t bit = std::uint64_t{1} << (static_cast<unsigned>(e.block) % 64);
+    switch (e.kind) {
+      case EventKind::BlockSaved: {
+        auto& s = stats_[static_cast<std::size_t>(e.launch)];
+        if (s.interrupted_bits.empty())
+          s.interrupted_bits.assign(static_cast<std::size_t>(v.launch(e.launch).total_blocks + 63) / 64, 0);
+        if (!(s.interrupted_bits[word] & bit)) {
+          s.interrupted_bits[word] |= bit;
+          ++s.interrupted;
+        }
+        break;
+      }
+      case EventKind::BlockFinished: {
+        auto& s = stats_[static_cast<std::size_t>(e.launch)];
+        if (s.interrupted > 0 && (s.interrupted_bits[word] & bit)) {
+          s.interrupted_bits[word] &= ~bit;
+          --s.interrupted;
+          break;  // its last piece is not its duration
+        }
+        s.block_ns += static_cast<double>(v.now() - e.tag);
+        ++s.blocks;
+        break;
+      }
+      case EventKind::LaunchFinished: {  // after its last block's event (a killed launch's blocks send none)
+        auto& s = stats_[static_cast<std::size_t>(e.launch)];
+        s.interrupted = 0;
+        s.interrupted_bits = {};
+        break;
+      }
+      default:
+        break;
     }
-    s.block_ns += static_cast<double>(v.now() - e.tag);
-    ++s.blocks;
   }
 }
 

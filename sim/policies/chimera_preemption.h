@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -18,7 +17,7 @@ namespace gpusched::sim {
 
 struct PreemptionSettings {
   double latency_limit_ns = 15'000.0;
-  std::vector<chimera::Technique> techniques;  // candidates per block
+  std::vector<chimera::Technique> techniques;                // candidates per block
   chimera::Technique fallback = chimera::Technique::Switch;  // for blocks no candidate preempts in time
   bool strict_idempotence = false;  // strict: only kernels idempotent throughout may be flushed
   bool block_cpi = false;           // drain estimates from each block's own CPI (default: the kernel's average)
@@ -55,7 +54,11 @@ class ChimeraPreemptor {
   struct LaunchStats {
     double block_ns = 0.0;  // summed durations of blocks that ran start to end in one piece
     std::int64_t blocks = 0;
-    std::int64_t interrupted = 0;  // its blocks in interrupted_ (none: no lookup when one finishes)
+    std::int64_t interrupted = 0;  // its blocks switched out and not finished since (none: no lookup)
+    // One bit per block of the launch, set while the block has been switched out and has not finished; allocated at
+    // the launch's first switch, freed when it finishes. (A hash set of (launch, block) was 12 % of srtf-chimera's
+    // run on a long queue, where millions of blocks are switched.)
+    std::vector<std::uint64_t> interrupted_bits;
   };
   chimera::KernelObservation kernel_observation(const EngineView& v, std::int32_t l) const;
   static double instructions_per_block(const EngineView& v, std::int32_t l);
@@ -63,7 +66,6 @@ class ChimeraPreemptor {
 
   PreemptionSettings settings_;
   std::vector<LaunchStats> stats_;
-  std::unordered_set<std::uint64_t> interrupted_;  // (launch, block) of blocks that were switched out
   std::int64_t by_technique_[3] = {0, 0, 0};
   std::int64_t sm_plans_ = 0, sm_plans_late_ = 0;
 };

@@ -325,3 +325,30 @@ TEST(Preemption, KillEndsALaunchAndReleasesItsSuccessors) {
   EXPECT_EQ(rec.pieces[0].outcome, PieceOutcome::Killed);
   EXPECT_EQ(rec.pieces[1].outcome, PieceOutcome::Killed);
 }
+
+// The list of a launch's switched-out (and flushed) blocks: taken in the order they joined, whether it empties
+// between (space reused) or keeps some entries while more come (taken ones dropped once they are half of it).
+TEST(FifoList, TakesInJoinOrderAcrossCompaction) {
+  FifoList<int> q;
+  EXPECT_TRUE(q.empty());
+  int next_in = 0, next_out = 0;
+  // 3 in, 2 out per round: the list never empties, so the head passes 64 and the taken prefix is dropped.
+  for (int round = 0; round < 200; ++round) {
+    for (int i = 0; i < 3; ++i) q.push_back(next_in++);
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_EQ(q.front(), next_out++);
+      q.pop_front();
+    }
+    ASSERT_EQ(q.size(), static_cast<std::size_t>(next_in - next_out));
+  }
+  while (!q.empty()) {
+    ASSERT_EQ(q.front(), next_out++);
+    q.pop_front();
+  }
+  EXPECT_EQ(next_out, 600);
+  q.push_back(7);  // reused after emptying
+  EXPECT_EQ(q.front(), 7);
+  EXPECT_EQ(q.size(), 1u);
+  q.clear();
+  EXPECT_TRUE(q.empty());
+}
