@@ -66,8 +66,13 @@ class BlockTimeSum final : public EngineObserver {
 
 std::string resolve_interference(const std::string& name, const Workload& w) {
   if (name != "auto") return name;
+  const auto gpu_wide_fitted = [&] {
+    for (const auto& k : w.kernels)
+      if (k && (k->gpu_wide_share.value_or(0.0) > 0 || !k->gpu_wide_blocks.empty())) return true;
+    return false;
+  };
   for (const auto& k : w.kernels)
-    if (k && !k->equivalent_blocks.empty()) return "equivalent";
+    if (k && !k->equivalent_blocks.empty()) return gpu_wide_fitted() ? "equivalent:gpu_wide=on" : "equivalent";
   for (const auto& k : w.kernels)
     if (k && !corun_file_beside(k->file).empty()) return "age";
   return "none";

@@ -62,9 +62,10 @@ struct LoadedWorkload {
   GpuSpec gpu;
 };
 // The interference model a run uses when asked for "auto" (the CLI's default): `equivalent` where any of the
-// workload's kernels has fitted weights in its profile ([equivalent_blocks]), else `age` where any has co-run records
-// beside its profile (coruns.csv), else `none` (docs/interference.md says why, in that order, they predict native
-// runs best). Any other name is returned unchanged.
+// workload's kernels has fitted weights in its profile ([equivalent_blocks]), as `equivalent:gpu_wide=on` where any
+// also has a GPU-wide fit (gpu_wide_share or [gpu_wide_blocks]; since session 34), else `age` where any has co-run
+// records beside its profile (coruns.csv), else `none` (docs/interference.md says why, in that order, they predict
+// native runs and executed plans best). Any other name is returned unchanged.
 std::string resolve_interference(const std::string& name, const Workload& w);
 
 // "name" or "name:key=value,key=value" (the form every command's --interference and `gpusched crossval --model`

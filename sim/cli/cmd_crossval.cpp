@@ -194,7 +194,10 @@ class HeldOutPairs {
       return sim::age_predict(age_fits_[static_cast<std::size_t>(fold)], r, gpu_,
                               [&](const std::string& name) { return profile(name); });
     if (model == "corun:form=ratio") return fits_.at({fold, CoRunForm::Ratio, exposure}).predict(r, exposure);
-    if (model == "equivalent" || model == "equivalent:fallback=value") {
+    // `equivalent:gpu_wide=on|up`: a held-out co-run spreads both kernels over every SM, so each kernel's blocks on the
+    // victim's SM are its GPU's over the SM count and both GPU-wide terms (S / SMs - s, N_j / SMs - n_j) are 0: the
+    // rule is `equivalent`'s (docs/interference.md, "The GPU-wide share as the default").
+    if (model == "equivalent" || model == "equivalent:fallback=value" || equivalent_gpu_wide(model)) {
       // sim/interference/equivalent.cpp's rule: the victim runs as its recordings do at r_eff = its own blocks +
       // sum of w(victim <- partner) x the partner's blocks, against its recordings at its own count. The weights
       // come from the profiles (fitted on native runs, no co-run record among them), so every co-run is held out
@@ -203,7 +206,8 @@ class HeldOutPairs {
       const KernelProfile* k = profile(r.victim);
       if (!k || k->record_sets.size() < 2) return 1.0;  // one residency recorded: the engine leaves it at rate 1
       const double unfitted = sim::equivalent_unfitted_weight(
-          *k, model == "equivalent" ? sim::EquivalentFallback::Median : sim::EquivalentFallback::Value, 1.0);
+          *k, model == "equivalent:fallback=value" ? sim::EquivalentFallback::Value : sim::EquivalentFallback::Median,
+          1.0);
       double r_eff = r.victim_blocks_per_sm;
       for (const auto& p : r.partners)
         r_eff += sim::equivalent_weight(*k, p.kernel, unfitted) *
@@ -258,7 +262,10 @@ class HeldOutPairs {
   static bool supports(const std::string& model) {
     return model == "none" || model == "residency" || model == "bandwidth" || model == "markov" || model == "corun" ||
            model == "corun:form=ratio" || model == "age" || model == "equivalent" ||
-           model == "equivalent:fallback=value";
+           model == "equivalent:fallback=value" || equivalent_gpu_wide(model);
+  }
+  static bool equivalent_gpu_wide(const std::string& model) {
+    return model == "equivalent:gpu_wide=on" || model == "equivalent:gpu_wide=up";
   }
 
   std::optional<kernelet::ModelKernel> model_input(const std::string& name) const {

@@ -345,8 +345,17 @@ TEST(AgeModel, AutoIsEquivalentWithFittedWeightsAgeWithCoRunsAndNoneElsewhere) {
   const std::string dir = std::string(GPUSCHED_TRACES_DIR) + "/workloads/";
   const auto recorded = sim::load_workload_and_gpu(dir + "live-h100.toml", "", nullptr, "--gpu", "");
   const auto paper = sim::load_workload_and_gpu(dir + "default.toml", "", nullptr, "--gpu", "");
-  // traces/live/h100's profiles carry [equivalent_blocks] (scripts/fit-equivalent-blocks.py)
-  EXPECT_EQ(sim::resolve_interference("auto", recorded.workload), "equivalent");
+  // traces/live/h100's profiles carry [equivalent_blocks] (scripts/fit-equivalent-blocks.py) and the GPU-wide fit
+  // (gpu_wide_share, [gpu_wide_blocks]: scripts/fit-gpu-wide-share.py)
+  EXPECT_EQ(sim::resolve_interference("auto", recorded.workload), "equivalent:gpu_wide=on");
+  auto without_gpu_wide = recorded.workload;
+  for (auto& k : without_gpu_wide.kernels) {
+    auto copy = std::make_shared<KernelProfile>(*k);
+    copy->gpu_wide_share.reset();
+    copy->gpu_wide_blocks.clear();
+    k = std::move(copy);
+  }
+  EXPECT_EQ(sim::resolve_interference("auto", without_gpu_wide), "equivalent");
   auto without_weights = recorded.workload;
   for (auto& k : without_weights.kernels) {
     auto copy = std::make_shared<KernelProfile>(*k);
