@@ -49,13 +49,15 @@ RunDialog::RunDialog(const QString& db_path, QWidget* parent)
   }
   policies_->setMinimumHeight(160);
   form->addRow(tr("Policies:"), policies_);
-  // auto, as on the command line: equivalent where the workload's kernels have fitted weights, else age where they
-  // have co-run records beside them, else none.
+  // auto, as on the command line: equivalent where the workload's kernels have fitted weights (gpu_wide=on where
+  // they also have the GPU-wide fit), else age where they have co-run records beside them, else none.
   interference_->addItem(QStringLiteral("auto"));
-  interference_->setItemData(0,
-                             tr("equivalent where the workload's kernels' profiles have fitted weights, else age "
-                                "where they have co-run records beside them, else none"),
-                             Qt::ToolTipRole);
+  interference_->setItemData(
+      0,
+      tr("equivalent where the workload's kernels' profiles have fitted weights (gpu_wide=on where they also "
+         "have the GPU-wide fit), else age "
+         "where they have co-run records beside them, else none"),
+      Qt::ToolTipRole);
   for (const auto* info : sim::Registry<sim::DurationModel>::instance().all())
     interference_->addItem(QString::fromStdString(info->name));
   interference_->setCurrentText(QStringLiteral("auto"));

@@ -198,7 +198,7 @@ void add_native_command(CLI::App& app, int& result) {
   cmd->add_option(
       "--interference", a->interference,
       "Interference model of the prediction (auto: equivalent where the kernels' profiles have fitted weights, "
-      "else age where they have co-run records, else none)");
+      "with gpu_wide=on where they also have the GPU-wide fit, else age where they have co-run records, else none)");
   cmd->add_option("--policy,-p", a->policy,
                   "Policy of the prediction: fifo (launched in arrival order), or sjf or knapsack (plans that only "
                   "order whole launches, carried out through CUDA stream priorities)")

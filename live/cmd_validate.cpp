@@ -103,7 +103,7 @@ std::vector<std::string> model_names(const std::vector<std::string>& asked, cons
     if (m == "all") {
       for (const auto* info : sim::Registry<sim::DurationModel>::instance().all()) out.push_back(info->name);
     } else {
-      out.push_back(sim::resolve_interference(m, w));  // auto: equivalent, age or none (sim/runner.h)
+      out.push_back(sim::resolve_interference(m, w));  // auto: equivalent[:gpu_wide=on], age or none (sim/runner.h)
     }
   }
   return out;
@@ -794,7 +794,8 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--set", a->sets, "Policy parameter POLICY.PARAM=VALUE of the predictions (repeatable)");
   cmd->add_option("--interference", a->models,
                   "Interference models of the predictions, or 'all' (default none; auto: equivalent where the kernels' "
-                  "profiles have fitted weights, else age where they have co-run records beside them, else none)")
+                  "profiles have fitted weights, gpu_wide=on where they also have the GPU-wide fit, else age where "
+                  "they have co-run records beside them, else none)")
       ->expected(1, -1);
   cmd->add_option("--db", a->db, "Result store the predicted and live runs go to")->required();
   cmd->add_option("--gpu", a->gpu, "GPU preset or file instead of the workload's");

@@ -179,7 +179,8 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option(
       "--interference", a->interference,
       "Interference model (none, residency, age, equivalent, ...; auto: equivalent where the kernels' profiles have "
-      "fitted weights, else age where they have co-run records beside them, else none)");
+      "fitted weights, with gpu_wide=on where they also have the GPU-wide fit, else age where they have co-run records "
+      "beside them, else none)");
   cmd->add_option("--block-time", a->block_time,
                   "What a recorded block takes in the replay: slot (its slot occupancy, dispatch to end) or raw "
                   "(end - start of its stamps)")
