@@ -24,6 +24,7 @@
 #include <bit>
 #include <climits>
 #include <cmath>
+#include <memory_resource>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -441,10 +442,14 @@ class SrtfPolicy final : public Policy {
     std::int32_t launch;
     auto operator<=>(const Ready&) const = default;
   };
-  std::set<Ready> ready_, changed_old_;
-  std::vector<std::set<Ready>::iterator> ready_it_;  // per launch in ready_: its entry
+  // The ordered sets' nodes come from one pool, so that they sit together: allocated from the general heap they lay
+  // between the predictor's per-launch arrays, one node a few kilobytes from the next, and every level of a search was
+  // a cache miss (the search that re-positions a launch was 9 % of srtf-adaptive on a queue of 2000 launches).
+  std::pmr::unsynchronized_pool_resource node_pool_;
+  std::pmr::set<Ready> ready_{&node_pool_}, changed_old_{&node_pool_};
+  std::vector<std::pmr::set<Ready>::iterator> ready_it_;  // per launch in ready_: its entry
   TimeNs ready_sum_ = 0;
-  std::set<std::pair<std::int64_t, std::int32_t>> issuing_;
+  std::pmr::set<std::pair<std::int64_t, std::int32_t>> issuing_{&node_pool_};
   std::vector<std::int64_t> seq_;
   std::int64_t next_seq_ = 0;
   std::vector<TimeNs> ready_key_;
