@@ -189,7 +189,8 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     throw std::invalid_argument(
         fmt::format("unknown policy '{}' (policies: {})", o.policy, Registry<Policy>::instance().names()));
   const Params params = Params::resolve("policy " + o.policy, info->params, o.policy_params);
-  auto policy = info->make(params);
+  const std::shared_ptr<Policy> policy =
+      o.policy_object ? o.policy_object : std::shared_ptr<Policy>(info->make(params));
   const auto model = make_model(o.interference, o.interference_params);
   check_runnable(w, gpu);
 

@@ -20,6 +20,9 @@ namespace gpusched::sim {
 struct RunOptions {
   std::string policy = "fifo";
   std::map<std::string, std::string> policy_params;
+  // Set: this policy object runs instead of the registry's `policy` (whose name the result keeps), for the runs the
+  // simulator makes for its own checks with a policy built in code (sim/parts_replay.h). Runs once.
+  std::shared_ptr<class Policy> policy_object;
   std::string interference = "none";  // a model's name, or "name:key=value,..." (added to interference_params)
   std::map<std::string, std::string> interference_params;
   std::uint64_t seed = 1;

@@ -9,6 +9,8 @@
 #include "core/name_list.h"
 #include "sim/cli/commands.h"
 #include "sim/launch_priorities.h"
+#include "sim/parts_replay.h"
+#include "sim/planned_parts.h"
 #include "sim/runner.h"
 
 namespace gpusched::cli {
@@ -70,6 +72,23 @@ void add_as_priorities_command(CLI::App& app) {
                  : sim::replay_within(r)       ? "within the bound: validate's auto runs it natively"
                  : !r.same_finish_order        ? "finishes in another order"
                                                : "");
+      // What validate's auto does next with such a plan: the launches cut where the SM partition changes, each part a
+      // grid confined to its SMs (sim/parts_replay.h). The line says what the hardware makes of the parts.
+      if (sim::runs_blocks_whole(plan) && !sim::replay_within(r)) {
+        const auto cut = sim::planned_parts(plan);
+        const bool every_launch =
+            !cut.empty() && std::all_of(cut.begin(), cut.end(), [](const auto& c) { return !c.empty(); });
+        if (every_launch && w.launches.size() > 1) {
+          std::size_t parts = 0;
+          for (const auto& c : cut) parts += c.size();
+          const auto q = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone);
+          const auto& f = q.turnaround_err_pct;
+          fmt::print(
+              "{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", fmt::format("  {} parts", parts),
+              "", "", sim::nearest_rank_pct(f, 0.5), sim::nearest_rank_pct(f, 0.9), sim::nearest_rank_pct(f, 1.0), "",
+              format_duration(q.replay.metrics.makespan), q.same_finish_order ? "" : "finishes in another order");
+        }
+      }
       if (a->per_launch) {
         fmt::print("  {:<20} {:>8} {:>14} {:>14} {:>14} {:>14} {:>8}\n", "launch", "priority", "planned start",
                    "replay start", "planned turn.", "replay turn.", "err");

@@ -1,0 +1,33 @@
+// A plan carried out in parts (sim/planned_parts.h) as the hardware would carry it out: every part a grid of its
+// own, confined to the SMs the plan runs it on (a green context), issued at the part's planned start at its launch's
+// stream priority, and the hardware's dispatcher deciding which pending grid's blocks take a freed slot. The parts
+// keep the plan's SM partition, but not its mix of launches on one SM: a plan that holds a launch to one slot an SM
+// beside another launch's blocks (JIT MPMax's reservation, srtf-adaptive's residency cap) is run by the hardware
+// with each SM filled from the highest-priority pending grid. How far this replay is from the plan is how far the
+// execution in parts would be if the model were exact (docs/validation.md, "Which plans parts can carry out").
+// Plain C++: tested without a GPU.
+#pragma once
+#include <vector>
+
+#include "core/gpu_spec.h"
+#include "core/run_result.h"
+#include "core/workload.h"
+#include "sim/launch_priorities.h"
+#include "sim/planned_parts.h"
+#include "sim/runner.h"
+
+namespace gpusched::sim {
+
+// `cut` is planned_parts(plan): one list per launch of `w`, none empty. Each part is simulated as a launch of a copy
+// of its launch's kernel with the part's blocks, arriving at the part's planned start less the GPU's launch latency
+// (the executor issues it so: cmd_validate), never before its launch's own arrival, confined to the part's SMs, at
+// the priority launch_priorities(plan, 0, 1 - levels) gives its launch; the dispatcher is the hardware's with stream
+// priorities (policy `priority`), its head-of-line blocking per SM: a grid's blocks wait on an SM while a grid ahead
+// of it that may run there has blocks left. `options`' interference and seed are kept. The result's `replay` holds
+// the parts as launches; `turnaround_err_pct` and `same_finish_order` are per launch of `w` (a launch finishes with
+// its last part, its turnaround counted from the plan's release).
+PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                               const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
+                               AloneTimeCache& alone);
+
+}  // namespace gpusched::sim

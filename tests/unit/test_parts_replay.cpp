@@ -1,0 +1,92 @@
+// A plan in parts as the hardware would carry it out (sim/parts_replay.h): each part a grid confined to its SMs,
+// issued at its planned start at its launch's stream priority. Hand cases on an H100 of one or two SMs with room for
+// two 1024-thread blocks each; A: 4 blocks of 100 ns, B: 2 blocks of 10 ns, both released at 0, A first.
+#include <gtest/gtest.h>
+
+#include "sim/parts_replay.h"
+#include "test_helpers.h"
+
+using namespace gpusched;
+using namespace gpusched::sim;
+
+namespace {
+Workload a_and_b() {
+  return make_workload("w", {test::kernel("A", 4, 1024, {100}), test::kernel("B", 2, 1024, {10})},
+                       {test::launch("a", 0, 0), test::launch("b", 1, 0)});
+}
+
+// Two SMs, the plan by hand: A's four blocks on SM 0, two at a time (0-100, 100-200), B's two on SM 1 (0-10).
+RunResult partitioned_plan() {
+  RunResult r;
+  for (const TimeNs finish : {200, 10}) {
+    LaunchOutcome o;
+    o.finish = finish;
+    o.turnaround = finish;
+    r.launches.push_back(o);
+  }
+  r.schedule.pieces = {test::piece(0, 100, 0, 0, 0),   test::piece(0, 100, 0, 1, 0), test::piece(100, 200, 0, 2, 0),
+                       test::piece(100, 200, 0, 3, 0), test::piece(0, 10, 1, 0, 1),  test::piece(0, 10, 1, 1, 1)};
+  return r;
+}
+
+PriorityReplay replay_with(const std::vector<int>& a_sms, const std::vector<int>& b_sms) {
+  const auto gpu = test::gpu_with_sms("h100", 2);
+  AloneTimeCache alone;
+  RunOptions o;
+  const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, a_sms, 0}}, {PlannedPart{0, 2, b_sms, 0}}};
+  return replay_in_parts(a_and_b(), gpu, partitioned_plan(), cut, o, 6, alone);
+}
+}  // namespace
+
+TEST(PartsReplay, APartitionKeptByItsGreenContextsIsReplayedExactly) {
+  // A confined to SM 0 runs two waves there, 0-100 and 100-200; B on SM 1, 0-10: every turnaround as planned.
+  const auto r = replay_with({0}, {1});
+  EXPECT_EQ(r.replay.launches[0].finish, 200);
+  EXPECT_EQ(r.replay.launches[1].finish, 10);
+  EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
+  EXPECT_TRUE(r.same_finish_order);
+  EXPECT_TRUE(replay_within(r));
+}
+
+TEST(PartsReplay, WithoutItsSmsTheHardwareMixesTheLaunchesOnEverySm) {
+  // The same parts on both SMs. B's window (0..0) ends before A's (0..100): B one level up. The dispatcher places
+  // B's blocks on the most free SMs, one on each, and fills the rest with A: one A block on each SM at 0 (ends 100);
+  // B's end at 10 frees a slot on each SM for A's last two blocks, 10-110. A finishes at 110 against the planned 200:
+  // |110 - 200| / 110 = 81.8 %; B at 10, as planned.
+  const auto r = replay_with({0, 1}, {0, 1});
+  EXPECT_EQ(r.replay.launches[0].finish, 110);
+  EXPECT_EQ(r.replay.launches[1].finish, 10);
+  EXPECT_NEAR(r.turnaround_err_pct[0], 100.0 * 90.0 / 110.0, 1e-9);
+  EXPECT_EQ(r.turnaround_err_pct[1], 0.0);
+  EXPECT_FALSE(replay_within(r));
+}
+
+TEST(PartsReplay, AReservedSlotIsNotWhatTheHardwareDoesInPartsEither) {
+  // mpmax on one SM keeps a slot for B while A runs (A 0-100 | 20-120, 100-200 | 120-220; B 0-10, 10-20: the hand
+  // case of PriorityReplay.AnMpmaxPlanIsNotWhatTheDispatcherDoes). On one SM every part is on every SM, so each launch
+  // is one part, and the hardware does what the priority replay found: B's two blocks at once 0-10, A 10-110 and
+  // 110-210. Errors |210 - 220| / 210 = 4.76 % and |10 - 20| / 10 = 100 %.
+  const auto w = a_and_b();
+  const auto gpu = test::gpu_with_sms("h100", 1);
+  AloneTimeCache alone;
+  RunOptions o;
+  o.policy = "mpmax";
+  const RunResult plan = run_workload(w, gpu, o, alone);
+  const auto cut = planned_parts(plan);
+  ASSERT_EQ(cut.size(), 2u);
+  ASSERT_EQ(cut[0].size(), 1u);
+  ASSERT_EQ(cut[1].size(), 1u);
+  const auto r = replay_in_parts(w, gpu, plan, cut, o, 6, alone);
+  EXPECT_EQ(r.replay.launches[1].finish, 10);
+  EXPECT_EQ(r.replay.launches[0].finish, 210);
+  EXPECT_NEAR(r.turnaround_err_pct[0], 100.0 * 10.0 / 210.0, 1e-9);
+  EXPECT_NEAR(r.turnaround_err_pct[1], 100.0, 1e-9);
+  EXPECT_FALSE(replay_within(r));
+}
+
+TEST(PartsReplay, PartsMustCoverEveryLaunch) {
+  const auto gpu = test::gpu_with_sms("h100", 2);
+  AloneTimeCache alone;
+  const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, {0}, 0}}, {}};
+  EXPECT_THROW(replay_in_parts(a_and_b(), gpu, partitioned_plan(), cut, RunOptions{}, 6, alone), std::invalid_argument);
+}
