@@ -71,6 +71,9 @@ struct PriorityReplay {
   RunResult replay;
   std::vector<double> turnaround_err_pct;  // per launch: |replayed - planned turnaround| / replayed x 100
   bool same_finish_order = true;           // the launches finish in the plan's order (ties by index)
+  // replay_in_parts (sim/parts_replay.h) only, per launch of the workload: its first part's first block and its last
+  // part's finish in the replay (the replay's launches are the parts).
+  std::vector<TimeNs> launch_first_dispatch, launch_finish;
 };
 PriorityReplay replay_as_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan, RunOptions options,
                                     int levels, AloneTimeCache& alone);

@@ -96,9 +96,16 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   options.policy_object = std::make_shared<ConfinedPriorityIssue>(std::move(sms));
   options.keep_schedule = false;
   out.replay = run_workload(parts, gpu, options, alone);
-  std::vector<TimeNs> finish(n, 0);
-  for (std::size_t k = 0; k < owner.size(); ++k)
-    finish[owner[k]] = std::max(finish[owner[k]], out.replay.launches[k].finish);
+  std::vector<TimeNs>& finish = out.launch_finish;
+  std::vector<TimeNs>& first = out.launch_first_dispatch;
+  finish.assign(n, 0);
+  first.assign(n, -1);
+  for (std::size_t k = 0; k < owner.size(); ++k) {
+    const auto& part = out.replay.launches[k];
+    finish[owner[k]] = std::max(finish[owner[k]], part.finish);
+    if (part.first_dispatch >= 0 && (first[owner[k]] < 0 || part.first_dispatch < first[owner[k]]))
+      first[owner[k]] = part.first_dispatch;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const double replayed = static_cast<double>(finish[i] - plan.launches[i].release);
     const double planned = static_cast<double>(plan.launches[i].turnaround);

@@ -87,6 +87,17 @@ void add_as_priorities_command(CLI::App& app) {
               "{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", fmt::format("  {} parts", parts),
               "", "", sim::nearest_rank_pct(f, 0.5), sim::nearest_rank_pct(f, 0.9), sim::nearest_rank_pct(f, 1.0), "",
               format_duration(q.replay.metrics.makespan), q.same_finish_order ? "" : "finishes in another order");
+          if (a->per_launch) {
+            fmt::print("  {:<20} {:>8} {:>14} {:>14} {:>14} {:>14} {:>8}\n", "launch (in parts)", "parts",
+                       "planned start", "replay start", "planned turn.", "replay turn.", "err");
+            for (std::size_t i = 0; i < w.launches.size(); ++i) {
+              const auto& p = plan.launches[i];
+              fmt::print("  {:<20} {:>8} {:>14} {:>14} {:>14} {:>14} {:>7.1f}%\n", w.launches[i].id, cut[i].size(),
+                         format_duration(p.first_dispatch), format_duration(q.launch_first_dispatch[i]),
+                         format_duration(p.turnaround), format_duration(q.launch_finish[i] - p.release),
+                         q.turnaround_err_pct[i]);
+            }
+          }
         }
       }
       if (a->per_launch) {
