@@ -53,6 +53,10 @@ struct SmGroup {
 class DurationModel {
  public:
   virtual ~DurationModel() = default;
+  // The engine calls this once before a run: a model that keeps what it read of the run's kernel profiles (by their
+  // addresses) forgets it here, since profiles do not change during a run but may between runs of one model. Code that
+  // asks a model directly and changes a profile between questions calls it too.
+  virtual void begin_run() const {}
   // The block's work: how long it runs at rate 1 (for a model applied at dispatch, how long it runs).
   virtual TimeNs duration(const DurationQuery& q) const = 0;
   virtual bool needs_co_runners() const { return false; }

@@ -110,6 +110,7 @@ void Engine::push(TimeNs t, QueuedKind kind, std::uint32_t payload, std::uint32_
 
 void Engine::run(Policy& policy) {
   policy_name_ = policy.name();
+  if (config_.durations) config_.durations->begin_run();
   // Launches without dependencies are released their launch latency after they arrive (the host's call);
   // queued in index order so that equal times release in workload order.
   for (std::size_t i = 0; i < launches_.size(); ++i)

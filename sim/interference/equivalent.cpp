@@ -28,8 +28,10 @@
 #include "sim/interference/equivalent.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/corun_records.h"
@@ -92,6 +94,7 @@ class EquivalentInterference final : public DurationModel {
   bool one_kernel_at_rate_one() const override { return gpu_wide_ == GpuWide::Off; }
   bool lone_launch_at_rate_one() const override { return gpu_wide_ == GpuWide::Off; }
   bool gpu_wide() const override { return gpu_wide_ != GpuWide::Off; }
+  void begin_run() const override { terms_.clear(); }
 
   void group_rates_on_gpu(const GpuSpec& gpu, std::span<const SmGroup> groups, std::span<const SmGroup> gpu_load,
                           int gpu_sms, std::span<double> rates) const override {
@@ -103,24 +106,25 @@ class EquivalentInterference final : public DurationModel {
       if (k.record_sets.size() < 2) continue;  // one residency recorded: no curve to read
       double suite_here = 0, others = 0;
       for (const SmGroup& j : groups) {
-        if (in_suite(k, *j.kernel))
+        const PairTerms& t = terms(k, *j.kernel);
+        if (t.suite)
           suite_here += j.blocks;
         else
-          others += weight(k, j.kernel->name) * j.blocks;
+          others += t.weight * j.blocks;
       }
       double suite_gpu = 0, elsewhere_others = 0;
       for (const SmGroup& e : gpu_load) {
-        if (in_suite(k, *e.kernel)) {
+        const PairTerms& t = terms(k, *e.kernel);
+        if (t.suite) {
           suite_gpu += e.blocks;
           continue;
         }
         if (gpu_wide_ == GpuWide::Up) continue;  // `up` stands in for the other kernels' load: it counts none of it
-        const auto q = k.gpu_wide_blocks.find(e.kernel->name);
-        if (q == k.gpu_wide_blocks.end() || q->second <= 0) continue;
+        if (t.gpu_wide <= 0) continue;
         double here = 0;  // its blocks on this SM, which `others` counts
         for (const SmGroup& j : groups)
           if (j.kernel == e.kernel) here += j.blocks;
-        elsewhere_others += q->second * std::max(0.0, static_cast<double>(e.blocks) / gpu_sms - here);
+        elsewhere_others += t.gpu_wide * std::max(0.0, static_cast<double>(e.blocks) / gpu_sms - here);
       }
       const double share = k.gpu_wide_share.value_or(0.0);
       const double elsewhere = suite_gpu / gpu_sms - suite_here;  // its suite's load over the GPU, beyond its SM's
@@ -146,7 +150,7 @@ class EquivalentInterference final : public DurationModel {
           continue;
         }
         others = true;
-        r_eff += weight(k, other.name) * groups[j].blocks;
+        r_eff += terms(k, other).weight * groups[j].blocks;
       }
       if (others) rates[g] = rate_at(k, r_eff);
     }
@@ -165,13 +169,27 @@ class EquivalentInterference final : public DurationModel {
     return same_suite_own_ && same_suite_kernel(k.name, other) ? 1.0
                                                                : equivalent_unfitted_weight(k, fallback_, unfitted_);
   }
-  // Under gpu_wide: k itself, another launch of it or another size of its suite kernel.
-  static bool in_suite(const KernelProfile& k, const KernelProfile& other) {
-    return &other == &k || other.name == k.name || same_suite_kernel(k.name, other.name);
-  }
-  double weight(const KernelProfile& k, const std::string& other) const {
-    const auto it = k.equivalent_blocks.find(other);
-    return it != k.equivalent_blocks.end() ? it->second : unfitted_weight(k, other);
+  // What k's rule reads of another kernel's profile: whether it is k's suite (under gpu_wide: k itself or another size
+  // of its suite kernel), its weight on k's SM, its GPU-wide weight (0: none). Looked up by name once per pair of
+  // profiles and kept for the run, since the engine asks at every re-timing of an SM (under gpu_wide, of every SM of
+  // the GPU when a kernel comes or leaves): the lookups by name and the suite names parsed each time were 8 % of such
+  // a run. Forgotten at begin_run (profiles may change between runs of one model, and an address may then name another
+  // profile). A model instance serves one run at a time (sim::run_workload makes one), so the cache needs no lock.
+  struct PairTerms {
+    bool suite = false;
+    double weight = 1.0;
+    double gpu_wide = 0.0;
+  };
+  const PairTerms& terms(const KernelProfile& k, const KernelProfile& other) const {
+    const auto key = std::pair{&k, &other};
+    if (const auto it = terms_.find(key); it != terms_.end()) return it->second;
+    PairTerms t;
+    t.suite = &other == &k || other.name == k.name || same_suite_kernel(k.name, other.name);
+    const auto w = k.equivalent_blocks.find(other.name);
+    t.weight = w != k.equivalent_blocks.end() ? w->second : unfitted_weight(k, other.name);
+    const auto g = k.gpu_wide_blocks.find(other.name);
+    t.gpu_wide = g != k.gpu_wide_blocks.end() ? g->second : 0.0;
+    return terms_.emplace(key, t).first->second;
   }
   enum class GpuWide { Off, On, Up };
   static GpuWide parse_gpu_wide(const std::string& s) {
@@ -191,6 +209,7 @@ class EquivalentInterference final : public DurationModel {
   EquivalentFallback fallback_ = EquivalentFallback::Median;
   bool same_suite_own_ = false;
   GpuWide gpu_wide_ = GpuWide::Off;
+  mutable std::map<std::pair<const KernelProfile*, const KernelProfile*>, PairTerms> terms_;
 };
 
 }  // namespace

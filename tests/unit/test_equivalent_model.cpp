@@ -67,9 +67,11 @@ TEST(EquivalentModel, AnUnfittedPairWeighsTheVictimsMedianWeight) {
   // Weights 1.5, 0.5, 0.1: median 0.5; r_eff = 2 + 0.5 x 2 = 3 -> 150 ns: rate 200 / 150.
   k->equivalent_blocks["p-s1"] = 0.5;
   k->equivalent_blocks["q-s1"] = 0.1;
+  model->begin_run();  // the profile changed: as between two runs (the model keeps what it read for a run)
   EXPECT_DOUBLE_EQ(rates(*model, {{k.get(), 2, 0}, {m.get(), 2, 1}})[0], 200.0 / 150.0);
   // Four weights 1.5, 0.5, 0.1, 0.3: median (0.3 + 0.5) / 2 = 0.4; r_eff = 2 + 0.4 x 5 = 4: rate 1.
   k->equivalent_blocks["s-s1"] = 0.3;
+  model->begin_run();
   EXPECT_DOUBLE_EQ(rates(*model, {{k.get(), 2, 0}, {m.get(), 5, 1}})[0], 1.0);
   EXPECT_DOUBLE_EQ(sim::equivalent_unfitted_weight(*k, sim::EquivalentFallback::Median, 1.0), 0.4);
   // No fitted weight at all: the `unfitted` parameter (1), whatever the fallback.
@@ -166,6 +168,8 @@ TEST(EquivalentModel, AShareOfTheResidencyIsReadOverTheWholeGpu) {
   // r_eff = 2 + 0.5 x (3 - 0) = 3.5 -> 175 ns. With 1 of j's on the SM (weight 1.5) and 31 in all: 2 + 1.5 +
   // 0.5 x (3.1 - 1) = 4.55 -> 227.5 ns. `up` counts no other kernel's GPU-wide load: 2 -> 100 ns; 2 + 1.5 -> 175 ns.
   k->gpu_wide_blocks["j-s1"] = 0.5;
+  on->begin_run();  // the profile changed: as between two runs (the model keeps what it read for a run)
+  up->begin_run();
   EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}}, {{k.get(), 20, 0}, {j.get(), 30, 0}}, 10)[0], 200.0 / 175.0);
   EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}, {j.get(), 1, 1}}, {{k.get(), 20, 0}, {j.get(), 31, 0}}, 10)[0],
                    200.0 / 227.5);
@@ -173,6 +177,7 @@ TEST(EquivalentModel, AShareOfTheResidencyIsReadOverTheWholeGpu) {
   EXPECT_DOUBLE_EQ(rates_on_gpu(*up, {{k.get(), 2, 0}, {j.get(), 1, 1}}, {{k.get(), 20, 0}, {j.get(), 31, 0}}, 10)[0],
                    200.0 / 175.0);
   k->gpu_wide_blocks.clear();
+  on->begin_run();
   // One kernel on the whole GPU runs as recorded, however its blocks are spread.
   EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 1, 0}}, {{k.get(), 40, 0}}, 10)[0], 1.0);
   // No share in the profile: 0, the plain rule (2 of k's alone on the SM: 2 -> 100 ns, 200 / 100).
