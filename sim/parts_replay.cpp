@@ -1,10 +1,13 @@
 #include "sim/parts_replay.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 #include "sim/policies/issue.h"
 #include "sim/policy.h"
@@ -18,7 +21,9 @@ namespace {
 // per SM). Built in code for one replay (not a registered policy: it needs each launch's SMs).
 class ConfinedPriorityIssue final : public Policy {
  public:
-  explicit ConfinedPriorityIssue(std::vector<std::vector<int>> sms) : sms_(std::move(sms)) {}
+  // `caps`: per launch its residency cap (INT_MAX: none).
+  ConfinedPriorityIssue(std::vector<std::vector<int>> sms, std::vector<int> caps)
+      : sms_(std::move(sms)), caps_(std::move(caps)) {}
   std::string name() const override { return "priority (parts)"; }
 
   void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
@@ -27,9 +32,12 @@ class ConfinedPriorityIssue final : public Policy {
       placement_.placement = v.gpu().placement;
     }
     const bool full = structural(events);
-    for (const auto& e : events)
-      if (e.kind == EventKind::LaunchReleased && !sms_[static_cast<std::size_t>(e.launch)].empty())
-        a.restrict_to_sms(e.launch, sms_[static_cast<std::size_t>(e.launch)]);
+    for (const auto& e : events) {
+      if (e.kind != EventKind::LaunchReleased) continue;
+      const auto i = static_cast<std::size_t>(e.launch);
+      if (!sms_[i].empty()) a.restrict_to_sms(e.launch, sms_[i]);
+      if (caps_[i] < INT_MAX) a.set_residency_cap(e.launch, caps_[i]);
+    }
     if (full) {
       order_ = v.active();
       std::stable_sort(order_.begin(), order_.end(),
@@ -43,7 +51,7 @@ class ConfinedPriorityIssue final : public Policy {
       for (const std::int32_t sm : considered)
         if (!held_[static_cast<std::size_t>(sm)] && v.room_for(l, sm) > 0) candidates_.push_back(sm);
       issue_blocks(v, a, l, candidates_, placement_, [&](int sm) { return v.room_for(l, sm); });
-      if (v.launch(l).issuable() == 0) continue;
+      if (v.launch(l).issuable() == 0 || caps_[static_cast<std::size_t>(l)] < INT_MAX) continue;
       const auto& mine = sms_[static_cast<std::size_t>(l)];
       if (mine.empty()) return;  // a grid on every SM with blocks left holds them all
       for (const int sm : mine) held_[static_cast<std::size_t>(sm)] = 1;
@@ -52,6 +60,7 @@ class ConfinedPriorityIssue final : public Policy {
 
  private:
   std::vector<std::vector<int>> sms_;  // per launch: its SMs (empty: every SM)
+  std::vector<int> caps_;
   std::vector<std::int32_t> all_, order_, candidates_;
   std::vector<char> held_;
   PlacementState placement_;
@@ -59,9 +68,35 @@ class ConfinedPriorityIssue final : public Policy {
 
 }  // namespace
 
+std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
+                                                     const std::vector<std::vector<PlannedPart>>& cut) {
+  std::vector<std::vector<int>> out(cut.size());
+  std::map<std::tuple<std::size_t, std::size_t, int>, std::vector<std::pair<TimeNs, int>>> changes;  // part, SM
+  for (std::size_t i = 0; i < cut.size(); ++i) out[i].assign(cut[i].size(), 0);
+  for (const auto& p : plan.schedule.pieces) {
+    const auto i = static_cast<std::size_t>(p.launch);
+    if (i >= cut.size() || cut[i].empty()) continue;
+    // The part holding block p.block: the last whose first block is at most it (parts are block ranges in order).
+    const auto it = std::upper_bound(cut[i].begin(), cut[i].end(), p.block,
+                                     [](std::int32_t b, const PlannedPart& part) { return b < part.first; });
+    const auto j = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, it - cut[i].begin() - 1));
+    auto& c = changes[{i, j, p.sm}];
+    c.push_back({p.start, 1});
+    c.push_back({p.end, -1});
+  }
+  for (auto& [key, c] : changes) {
+    std::sort(c.begin(), c.end());  // an end before a start at the same time
+    int now = 0, most = 0;
+    for (const auto& [t, d] : c) most = std::max(most, now += d);
+    int& r = out[std::get<0>(key)][std::get<1>(key)];
+    r = std::max(r, most);
+  }
+  return out;
+}
+
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
-                               AloneTimeCache& alone) {
+                               AloneTimeCache& alone, bool capped) {
   if (levels < 1) throw std::invalid_argument("levels must be at least 1");
   const std::size_t n = w.launches.size();
   if (plan.launches.size() != n || cut.size() != n)
@@ -72,6 +107,8 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   std::vector<Launch> launches;
   std::vector<std::vector<int>> sms;
   std::vector<std::size_t> owner;  // per part: its launch in `w`
+  std::vector<int> caps;
+  const auto residency = capped ? planned_part_residency(plan, cut) : std::vector<std::vector<int>>{};
   for (std::size_t i = 0; i < n; ++i) {
     if (cut[i].empty()) throw std::invalid_argument("replay_in_parts: launch " + w.launches[i].id + " has no parts");
     for (std::size_t j = 0; j < cut[i].size(); ++j) {
@@ -88,12 +125,13 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
       launches.push_back(std::move(l));
       sms.push_back(static_cast<int>(part.sms.size()) == gpu.sm_count ? std::vector<int>{} : part.sms);
       owner.push_back(i);
+      caps.push_back(capped && residency[i][j] > 0 ? residency[i][j] : INT_MAX);
     }
   }
   const Workload parts = make_workload(w.name + " in parts", std::move(kernels), std::move(launches));
   options.policy = "priority";
   options.policy_params.clear();
-  options.policy_object = std::make_shared<ConfinedPriorityIssue>(std::move(sms));
+  options.policy_object = std::make_shared<ConfinedPriorityIssue>(std::move(sms), std::move(caps));
   options.keep_schedule = false;
   out.replay = run_workload(parts, gpu, options, alone);
   std::vector<TimeNs>& finish = out.launch_finish;

@@ -26,8 +26,17 @@ namespace gpusched::sim {
 // of it that may run there has blocks left. `options`' interference and seed are kept. The result's `replay` holds
 // the parts as launches; `turnaround_err_pct` and `same_finish_order` are per launch of `w` (a launch finishes with
 // its last part, its turnaround counted from the plan's release).
+//
+// `capped` (an experiment, not what the executor does): each part is also held to the most of its blocks the plan runs
+// at once on one SM, as a grid of that many workers an SM pulling the part's blocks in turn would be; such a part
+// holds no SM against the grids behind it (its workers are all placed). It says what an executor able to cap a part's
+// blocks an SM would gain (docs/validation.md, "What the hardware makes of a plan in parts").
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
-                               AloneTimeCache& alone);
+                               AloneTimeCache& alone, bool capped = false);
+
+// Per part of `cut` (launch by launch, in order): the most of its blocks `plan` runs at once on one SM.
+std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
+                                                     const std::vector<std::vector<PlannedPart>>& cut);
 
 }  // namespace gpusched::sim

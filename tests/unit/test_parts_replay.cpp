@@ -90,3 +90,22 @@ TEST(PartsReplay, PartsMustCoverEveryLaunch) {
   const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, {0}, 0}}, {}};
   EXPECT_THROW(replay_in_parts(a_and_b(), gpu, partitioned_plan(), cut, RunOptions{}, 6, alone), std::invalid_argument);
 }
+
+TEST(PartsReplay, CappedAtThePlansBlocksAnSmTheReservedSlotIsKept) {
+  // The experiment of `as-priorities --parts-capped`: the same mpmax plan, each part held to the most of its blocks
+  // the plan runs at once on the SM: A 2 (0-100 beside 20-120), B 1 (0-10, then 10-20). B, one level up, takes one
+  // slot at 0 (0-10) and A the other (0-100); B's second block takes B's freed slot at 10 (10-20), A's second the slot
+  // B leaves at 20 (20-120), then A's third at 100 (100-200) and fourth at 120 (120-220): the plan, exactly.
+  const auto w = a_and_b();
+  const auto gpu = test::gpu_with_sms("h100", 1);
+  AloneTimeCache alone;
+  RunOptions o;
+  o.policy = "mpmax";
+  const RunResult plan = run_workload(w, gpu, o, alone);
+  const auto cut = planned_parts(plan);
+  EXPECT_EQ(planned_part_residency(plan, cut), (std::vector<std::vector<int>>{{2}, {1}}));
+  const auto r = replay_in_parts(w, gpu, plan, cut, o, 6, alone, true);
+  EXPECT_EQ(r.launch_finish, (std::vector<TimeNs>{220, 20}));
+  EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
+  EXPECT_TRUE(replay_within(r));
+}
