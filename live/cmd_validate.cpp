@@ -68,7 +68,7 @@ struct ValidateArgs {
   int alone_repeats = 11;
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
-       in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false;
+       in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false, capped_parts = false;
   std::string part_stops = "planned-end";
   int part_context_groups = 1;  // parts' green contexts: whole aligned runs of this many SM groups  // parts of pieces:
                                 // a stopped piece stops at its planned end, or budget
@@ -437,7 +437,14 @@ int validate_command(const ValidateArgs& a) {
       // kAutoPartsPerMs parts a millisecond of the plan, more than the host issues in time, they are launched ahead
       // behind gates the host raises (as --gate-parts does; docs/validation.md, "Partitions on green contexts").
       std::vector<std::vector<sim::PlannedPart>> cut;
-      std::optional<sim::PriorityReplay> parts_replay;
+      std::optional<sim::PriorityReplay> parts_replay, capped_replay;
+      bool cap_parts = false;
+      // The issue's bound on a replay's turnarounds (median < 10 %, p90 < 25 %), whatever the finish order.
+      const auto within_bound = [](const sim::PriorityReplay& r) {
+        const sim::ReplayBound bound;
+        return sim::nearest_rank_pct(r.turnaround_err_pct, 0.5) < bound.median_pct &&
+               sim::nearest_rank_pct(r.turnaround_err_pct, 0.9) < bound.p90_pct;
+      };
       bool in_parts = false, gate_parts = false;
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && blocks_whole &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
@@ -453,8 +460,16 @@ int validate_command(const ValidateArgs& a) {
         // What the hardware makes of the parts, in simulation: where it differs from the plan (a plan that holds a
         // launch below what its SM has room for beside other launches' blocks), the execution will too
         // (docs/validation.md, "What the hardware makes of a plan in parts").
-        if (in_parts && every_launch && !cut.empty())
-          parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, prio_least - prio_greatest + 1, alone_cache);
+        if (in_parts && every_launch && !cut.empty()) {
+          const int levels = prio_least - prio_greatest + 1;
+          parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache);
+          // auto holds the parts to the plan's blocks an SM where the hardware replays the parts outside the issue's
+          // bound and the same parts so held within it (docs/validation.md, "Parts held to the plan's blocks an SM").
+          if (a.capped_parts || a.executor == "auto") {
+            capped_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, true);
+            cap_parts = a.capped_parts || (!within_bound(*parts_replay) && within_bound(*capped_replay));
+          }
+        }
         gate_parts = a.gate_parts ||
                      (a.executor == "auto" && every_launch && static_cast<double>(parts) / plan_ms > kAutoPartsPerMs);
       }
@@ -487,8 +502,8 @@ int validate_command(const ValidateArgs& a) {
                      fused_refused);
       ExecutionResult ex;
       std::vector<std::vector<int>> sampled_on;  // natively: each planned sample's green context's SMs
-      int cut_launches = 0, parts_issued = 0, confined_parts = 0;  // natively with --green-parts
-      std::string host_calls;                                      // the host's side of a run with parts
+      int cut_launches = 0, parts_issued = 0, confined_parts = 0, capped_parts = 0;  // natively in parts
+      std::string host_calls;  // the host's side of a run with parts
       if (fused) {
         fused_body_factors();  // before this execution (its fault injection is this execution's)
         ex = execute_fused_plan(build_fused_plan(predicted.schedule, w.launches.size(), gpu.sm_count), exec, eo);
@@ -580,14 +595,27 @@ int validate_command(const ValidateArgs& a) {
           no.gate_parts = gate_parts;
         } else if (in_parts) {
           no.parts.resize(cut.size());
+          // --capped-parts: a part the plan runs at fewer blocks an SM than the kernel holds runs as workers held to
+          // that many an SM (docs/validation.md, "What the hardware makes of a plan in parts"), as many workers as it
+          // has blocks: the hardware keeps placing them as room frees, so an SM that frees room late still gets its
+          // workers (with twice as many as its SMs admit, the surplus was spent on the first SMs with room).
+          const auto residency =
+              cap_parts ? sim::planned_part_residency(predicted, cut) : std::vector<std::vector<int>>{};
           for (std::size_t i = 0; i < cut.size(); ++i) {
             if (cut[i].empty()) continue;  // not cut (blocks out of order): the launch as it is
             const int prio = priorities.empty() ? 0 : priorities[i];
+            const int holds = std::max(1, compute_occupancy(gpu, w.kernel_of(i).shape()).blocks_per_sm);
             for (std::size_t j = 0; j < cut[i].size(); ++j) {
               const auto& part = cut[i][j];
               const cudaStream_t s = part_stream(part.sms, prio);
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
-              no.parts[i].push_back({s, part.first, part.blocks, issue});
+              NativeRunOptions::Part p{s, part.first, part.blocks, issue};
+              if (cap_parts && residency[i][j] > 0 && residency[i][j] < holds) {
+                p.cap = residency[i][j];
+                p.workers = part.blocks;
+                ++capped_parts;
+              }
+              no.parts[i].push_back(p);
               ++parts_issued;
             }
             ++cut_launches;
@@ -724,6 +752,13 @@ int validate_command(const ValidateArgs& a) {
             "planned start, {} of them in a green context of their planned SMs\n",
             cut_launches, parts_issued, piece_cut.empty() ? "" : " of pieces (one worker per planned piece)",
             gate_parts ? "launched ahead behind a gate the host raises" : "issued", confined_parts);
+      if (capped_replay && native)
+        fmt::print("  held to the plan's blocks an SM, the parts replay within {:.1f} % median / {:.1f} % p90{}\n",
+                   sim::nearest_rank_pct(capped_replay->turnaround_err_pct, 0.5),
+                   sim::nearest_rank_pct(capped_replay->turnaround_err_pct, 0.9),
+                   capped_parts
+                       ? fmt::format(": {} parts so held (workers that admit themselves up to it)", capped_parts)
+                       : std::string(": not held"));
       if (!host_calls.empty()) fmt::print("  host: {}\n", host_calls);
       if (replay)
         fmt::print(
@@ -833,6 +868,12 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_flag("--green-parts", a->green_parts,
                 "With --executor native: cut each launch where the plan's SM partition changes (spatial) and run every "
                 "part as a grid of its own in a green context of its planned SMs, issued at its planned start");
+  cmd->add_flag(
+      "--capped-parts", a->capped_parts,
+      "With parts (--green-parts, or auto's): a part the plan runs at fewer blocks an SM than its kernel holds "
+      "runs as workers that admit themselves on an SM up to that many and run the part's blocks in turn (auto does so "
+      "where the parts replay outside the bound in simulation and so held within it: docs/validation.md, \"Parts "
+      "held to the plan's blocks an SM\")");
   cmd->add_flag("--gate-parts", a->gate_parts,
                 "With parts (--green-parts, or auto's): launch every part before the run, each behind a stream wait "
                 "on a counter in host memory that the host raises at the part's time, instead of a launch call then");
@@ -878,7 +919,8 @@ void add_validate_command(CLI::App& app, int& result) {
          "hardware's dispatch ordered by stream priorities: plans whose blocks each run in one piece), auto "
          "(native for fifo, sjf and knapsack and for plans the dispatcher replays within 10 % median / 25 % p90 "
          "in simulation, see gpusched as-priorities; natively in parts on green contexts, as --green-parts, for other "
-         "plans whose blocks each run in one piece, gated as with --gate-parts beyond 50 parts a millisecond; fused "
+         "plans whose blocks each run in one piece, gated as with --gate-parts beyond 50 parts a millisecond and held "
+         "to the plan's blocks an SM as with --capped-parts where only so the parts replay within the bound; fused "
          "otherwise), fused (one resident grid of workers that run any launch's blocks from one queue per SM; "
          "time-sharing plans keep their own executor)")
       ->check(CLI::IsMember({"auto", "blocks", "native", "fused"}));

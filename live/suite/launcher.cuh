@@ -111,6 +111,44 @@ __global__ void instrumented_kernel_per_warp(typename Body::Args args, int offse
         globaltimer_ns();  // the slots after the records (warp_end_slots)
 }
 
+// Workers held to `cap` an SM (SuiteKernel::launch_capped): thread 0 counts the worker in on its SM; an admitted
+// worker takes blocks of the range in turn, each stamped as instrumented_kernel stamps one.
+template <class Body>
+__global__ void capped_kernel(typename Body::Args args, int offset, int blocks, int cap, int sm_count,
+                              unsigned* counters, DeviceBlockRecord* records) {
+  __shared__ unsigned long long point;
+  __shared__ int next;
+  if (threadIdx.x == 0) {
+    const unsigned sm = sm_id();
+    next = sm < static_cast<unsigned>(sm_count) && atomicAdd(&counters[sm], 1u) < static_cast<unsigned>(cap) ? 0 : -1;
+  }
+  __syncthreads();
+  if (next < 0) return;
+  for (;;) {
+    unsigned start_lo = 0;
+    if (threadIdx.x == 0) {
+      next = static_cast<int>(atomicAdd(&counters[sm_count], 1u));
+      start_lo = static_cast<unsigned>(globaltimer_ns());
+      point = 0;
+    }
+    __syncthreads();
+    const int b = next;
+    if (b >= blocks) return;
+    Body::block(args, BlockContext{b + offset, &point});
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      DeviceBlockRecord r;
+      r.end_ns = globaltimer_ns();
+      const unsigned long long high = (r.end_ns >> 32) - (start_lo > static_cast<unsigned>(r.end_ns) ? 1 : 0);
+      r.start_ns = high << 32 | start_lo;
+      r.point_ns = point;
+      r.smid = sm_id();
+      records[b] = r;
+    }
+    __syncthreads();  // every thread has read `next` and the body's shared memory is free again
+  }
+}
+
 template <class Body>
 __global__ void plain_kernel(typename Body::Args args, int offset) {
   Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, nullptr});
@@ -150,6 +188,12 @@ class SuiteKernelBase : public SuiteKernel {
       instrumented_kernel<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset, records);
     else
       plain_kernel<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset);
+    GPUSCHED_CUDA(cudaGetLastError());
+  }
+  void launch_capped(const LaunchShape& s, int offset, int workers, int cap, int sm_count, unsigned* counters,
+                     DeviceBlockRecord* records, void* stream) override {
+    capped_kernel<Body><<<workers, s.threads, s.dynamic_smem, static_cast<cudaStream_t>(stream)>>>(
+        args_, offset, s.blocks, cap, sm_count, counters, records);
     GPUSCHED_CUDA(cudaGetLastError());
   }
   void execute(const ExecQueues& q, int workers, int dynamic_smem, void* stream) override {
@@ -206,6 +250,7 @@ class SuiteKernelBase : public SuiteKernel {
     allow_dynamic_smem_of(instrumented_kernel<Body>, bytes);
     allow_dynamic_smem_of(instrumented_kernel_last_warp<Body>, bytes);
     allow_dynamic_smem_of(instrumented_kernel_per_warp<Body>, bytes);
+    allow_dynamic_smem_of(capped_kernel<Body>, bytes);
     allow_dynamic_smem_of(plain_kernel<Body>, bytes);
     allow_dynamic_smem_of(executor_kernel<Body, true>, bytes);
     allow_dynamic_smem_of(executor_kernel<Body, false>, bytes);

@@ -76,6 +76,14 @@ class SuiteKernel {
   // Launches blocks [offset, offset + shape.blocks) on `stream` (a cudaStream_t as void*), instrumented when
   // `records` is not null (device memory, one record per block of the launch).
   virtual void launch(const LaunchShape& shape, int block_offset, DeviceBlockRecord* records, void* stream) = 0;
+  // The same blocks run by `workers` resident workers of the kernel's shape, each admitting itself on its SM while
+  // fewer than `cap` of this grid's workers are there (the rest leave at once) and then running blocks of the range
+  // in turn until none is left, each recorded as `launch` records it (records must not be null). `counters`: device
+  // memory of `sm_count` + 1 zeroed words (per-SM admissions, then the next block). A part of a plan held to the
+  // plan's blocks an SM (gpusched-live validate --capped-parts; docs/validation.md, "What the hardware makes of a plan
+  // in parts").
+  virtual void launch_capped(const LaunchShape& shape, int block_offset, int workers, int cap, int sm_count,
+                             unsigned* counters, DeviceBlockRecord* records, void* stream) = 0;
   // Which instrumentation `launch` uses when it records (default: a barrier, then thread 0 stamps; the
   // last-warp variant measured no cheaper, docs/live.md).
   void set_stamping(Stamping s) { stamping_ = s; }

@@ -142,9 +142,12 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   std::vector<cudaStream_t> owned;
   std::uint32_t* gate = nullptr;  // gated parts: the counter the host raises, in mapped host memory
   std::vector<void*> scratch;     // device memory of the warm-up's part kernels
+  std::vector<std::vector<unsigned*>> part_counters(n);  // capped parts: per-SM admissions and the next block
   auto cleanup = [&] {
     if (gate) cudaFreeHost(gate);
     for (void* p : scratch) cudaFree(p);
+    for (const auto& list : part_counters)
+      for (auto* c : list) cudaFree(c);
     for (auto* r : records) cudaFree(r);
     for (auto* r : sample_record) cudaFree(r);
     for (auto* r : others_record) cudaFree(r);
@@ -160,6 +163,13 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
         if (e) cudaEventDestroy(e);  // destroying a null event is an error that the next cudaGetLastError would report
     for (auto s : owned) cudaStreamDestroy(s);
   };
+  int sm_count = 0;
+  {
+    int device = 0;
+    GPUSCHED_CUDA(cudaGetDevice(&device));
+    GPUSCHED_CUDA(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  }
+  const std::size_t counter_bytes = (static_cast<std::size_t>(sm_count) + 1) * sizeof(unsigned);
   try {
     for (std::size_t i = 0; i < n; ++i) {
       if (partitioned(i)) {
@@ -169,6 +179,11 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
           GPUSCHED_CUDA(cudaMemset(part_record[i].back(), 0, record_buffer_bytes(part.blocks)));
           part_done[i].push_back(nullptr);
           GPUSCHED_CUDA(cudaEventCreateWithFlags(&part_done[i].back(), cudaEventDisableTiming));
+          part_counters[i].push_back(nullptr);
+          if (part.cap > 0 && !part.pieces) {
+            GPUSCHED_CUDA(cudaMalloc(&part_counters[i].back(), counter_bytes));
+            GPUSCHED_CUDA(cudaMemset(part_counters[i].back(), 0, counter_bytes));
+          }
         }
       } else {
         const int blocks = launches[i].shape.blocks - sample_blocks[i];
@@ -239,6 +254,14 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       LaunchShape shape = launches[i].shape;
       shape.blocks = blocks;
       launches[i].kernel->launch(shape, 0, rec, s);
+      if (partitioned(i) && !in_pieces(i) &&
+          std::any_of(options.parts[i].begin(), options.parts[i].end(), [](const auto& p) { return p.cap > 0; })) {
+        unsigned* c = nullptr;  // the capped kernel too, one worker on one block, on scratch counters
+        GPUSCHED_CUDA(cudaMalloc(&c, counter_bytes));
+        GPUSCHED_CUDA(cudaMemset(c, 0, counter_bytes));
+        scratch.push_back(c);
+        launches[i].kernel->launch_capped(shape, 0, 1, 1, sm_count, c, rec, s);
+      }
       if (in_pieces(i)) {  // and the part kernel, on a scratch entry (block 0 run whole) and scratch state
         ExecQueues q = *options.parts[i].front().pieces;
         q.entries = warm_scratch.entry;
@@ -274,6 +297,9 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       shape.blocks = part.blocks;
       if (part.pieces)
         launches[i].kernel->execute_part(*part.pieces, part.blocks, shape.dynamic_smem, stream);
+      else if (part.cap > 0)
+        launches[i].kernel->launch_capped(shape, part.first, std::max(1, part.workers), part.cap, sm_count,
+                                          part_counters[i][j], part_record[i][j], stream);
       else
         launches[i].kernel->launch(shape, part.first, part_record[i][j], stream);
       GPUSCHED_CUDA(cudaEventRecord(part_done[i][j], stream));

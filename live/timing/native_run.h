@@ -59,6 +59,10 @@ struct NativeRunOptions {
     // blocks; its records are the caller's to read, and the launch's blocks get no pieces in the NativeExecution.
     // Every part of a launch has pieces, or none.
     const ExecQueues* pieces = nullptr;
+    // > 0 (parts of blocks only): the part runs as workers held to this many an SM, each running the part's blocks
+    // in turn (SuiteKernel::launch_capped; gpusched-live validate --capped-parts), `workers` of them.
+    int cap = 0;
+    int workers = 0;
   };
   std::vector<std::vector<Part>> parts;
   // With parts for every launch (otherwise ignored: a whole launch's done event would come after the gated parts
