@@ -38,6 +38,18 @@ struct BlockContext {
 
 namespace gpusched::live {
 
+// Thread 0's record of a block that started at `start_lo` (the low 32 bits of its start; the high bits are the end's,
+// less one if the low bits wrapped in between: blocks are far shorter than 2^32 ns = 4.3 s).
+__device__ __forceinline__ void record_block(DeviceBlockRecord* record, unsigned start_lo, unsigned long long point) {
+  DeviceBlockRecord r;
+  r.end_ns = globaltimer_ns();
+  const unsigned long long high = (r.end_ns >> 32) - (start_lo > static_cast<unsigned>(r.end_ns) ? 1 : 0);
+  r.start_ns = high << 32 | start_lo;
+  r.point_ns = point;
+  r.smid = sm_id();
+  *record = r;
+}
+
 template <class Body>
 __global__ void instrumented_kernel(typename Body::Args args, int offset, DeviceBlockRecord* records) {
   // Only thread 0 reads or writes `start` and `point` before the final barrier, so no barrier is needed here:
@@ -54,15 +66,7 @@ __global__ void instrumented_kernel(typename Body::Args args, int offset, Device
   }
   Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, &point});
   __syncthreads();
-  if (threadIdx.x == 0) {
-    DeviceBlockRecord r;
-    r.end_ns = globaltimer_ns();
-    const unsigned long long high = (r.end_ns >> 32) - (start_lo > static_cast<unsigned>(r.end_ns) ? 1 : 0);
-    r.start_ns = high << 32 | start_lo;
-    r.point_ns = point;
-    r.smid = sm_id();
-    records[blockIdx.x] = r;
-  }
+  if (threadIdx.x == 0) record_block(records + blockIdx.x, start_lo, point);
 }
 
 // The same without the final barrier: each warp, once done, counts itself in the block's record; the last one
@@ -136,15 +140,7 @@ __global__ void capped_kernel(typename Body::Args args, int offset, int blocks, 
     if (b >= blocks) return;
     Body::block(args, BlockContext{b + offset, &point});
     __syncthreads();
-    if (threadIdx.x == 0) {
-      DeviceBlockRecord r;
-      r.end_ns = globaltimer_ns();
-      const unsigned long long high = (r.end_ns >> 32) - (start_lo > static_cast<unsigned>(r.end_ns) ? 1 : 0);
-      r.start_ns = high << 32 | start_lo;
-      r.point_ns = point;
-      r.smid = sm_id();
-      records[b] = r;
-    }
+    if (threadIdx.x == 0) record_block(records + b, start_lo, point);
     __syncthreads();  // every thread has read `next` and the body's shared memory is free again
   }
 }

@@ -29,6 +29,26 @@ RunResult partitioned_plan() {
   return r;
 }
 
+// mpmax's plan on one SM (A 0-100 | 20-120, 100-200 | 120-220; B 0-10, 10-20: ByHand.Mpmax), cut into parts, and
+// its parts replayed, held to the plan's blocks an SM when `capped`.
+struct MpmaxOnOneSm {
+  RunResult plan;
+  std::vector<std::vector<PlannedPart>> cut;
+  PriorityReplay replay;
+};
+MpmaxOnOneSm mpmax_on_one_sm(bool capped) {
+  const auto w = a_and_b();
+  const auto gpu = test::gpu_with_sms("h100", 1);
+  AloneTimeCache alone;
+  RunOptions o;
+  o.policy = "mpmax";
+  MpmaxOnOneSm m;
+  m.plan = run_workload(w, gpu, o, alone);
+  m.cut = planned_parts(m.plan);
+  m.replay = replay_in_parts(w, gpu, m.plan, m.cut, o, 6, alone, capped);
+  return m;
+}
+
 PriorityReplay replay_with(const std::vector<int>& a_sms, const std::vector<int>& b_sms) {
   const auto gpu = test::gpu_with_sms("h100", 2);
   AloneTimeCache alone;
@@ -66,17 +86,11 @@ TEST(PartsReplay, AReservedSlotIsNotWhatTheHardwareDoesInPartsEither) {
   // case of PriorityReplay.AnMpmaxPlanIsNotWhatTheDispatcherDoes). On one SM every part is on every SM, so each launch
   // is one part, and the hardware does what the priority replay found: B's two blocks at once 0-10, A 10-110 and
   // 110-210. Errors |210 - 220| / 210 = 4.76 % and |10 - 20| / 10 = 100 %.
-  const auto w = a_and_b();
-  const auto gpu = test::gpu_with_sms("h100", 1);
-  AloneTimeCache alone;
-  RunOptions o;
-  o.policy = "mpmax";
-  const RunResult plan = run_workload(w, gpu, o, alone);
-  const auto cut = planned_parts(plan);
-  ASSERT_EQ(cut.size(), 2u);
-  ASSERT_EQ(cut[0].size(), 1u);
-  ASSERT_EQ(cut[1].size(), 1u);
-  const auto r = replay_in_parts(w, gpu, plan, cut, o, 6, alone);
+  const auto m = mpmax_on_one_sm(false);
+  ASSERT_EQ(m.cut.size(), 2u);
+  ASSERT_EQ(m.cut[0].size(), 1u);
+  ASSERT_EQ(m.cut[1].size(), 1u);
+  const auto& r = m.replay;
   EXPECT_EQ(r.replay.launches[1].finish, 10);
   EXPECT_EQ(r.replay.launches[0].finish, 210);
   EXPECT_NEAR(r.turnaround_err_pct[0], 100.0 * 10.0 / 210.0, 1e-9);
@@ -96,15 +110,9 @@ TEST(PartsReplay, CappedAtThePlansBlocksAnSmTheReservedSlotIsKept) {
   // the plan runs at once on the SM: A 2 (0-100 beside 20-120), B 1 (0-10, then 10-20). B, one level up, takes one
   // slot at 0 (0-10) and A the other (0-100); B's second block takes B's freed slot at 10 (10-20), A's second the slot
   // B leaves at 20 (20-120), then A's third at 100 (100-200) and fourth at 120 (120-220): the plan, exactly.
-  const auto w = a_and_b();
-  const auto gpu = test::gpu_with_sms("h100", 1);
-  AloneTimeCache alone;
-  RunOptions o;
-  o.policy = "mpmax";
-  const RunResult plan = run_workload(w, gpu, o, alone);
-  const auto cut = planned_parts(plan);
-  EXPECT_EQ(planned_part_residency(plan, cut), (std::vector<std::vector<int>>{{2}, {1}}));
-  const auto r = replay_in_parts(w, gpu, plan, cut, o, 6, alone, true);
+  const auto m = mpmax_on_one_sm(true);
+  EXPECT_EQ(planned_part_residency(m.plan, m.cut), (std::vector<std::vector<int>>{{2}, {1}}));
+  const auto& r = m.replay;
   EXPECT_EQ(r.launch_finish, (std::vector<TimeNs>{220, 20}));
   EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
   EXPECT_TRUE(replay_within(r));
