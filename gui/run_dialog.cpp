@@ -55,8 +55,7 @@ RunDialog::RunDialog(const QString& db_path, QWidget* parent)
   interference_->setItemData(
       0,
       tr("equivalent where the workload's kernels' profiles have fitted weights (gpu_wide=on where they also "
-         "have the GPU-wide fit), else age "
-         "where they have co-run records beside them, else none"),
+         "have the GPU-wide fit), else age where they have co-run records beside them, else none"),
       Qt::ToolTipRole);
   for (const auto* info : sim::Registry<sim::DurationModel>::instance().all())
     interference_->addItem(QString::fromStdString(info->name));

@@ -439,12 +439,6 @@ int validate_command(const ValidateArgs& a) {
       std::vector<std::vector<sim::PlannedPart>> cut;
       std::optional<sim::PriorityReplay> parts_replay, capped_replay;
       bool cap_parts = false;
-      // The bound on a replay's turnarounds (median < 10 %, p90 < 25 %), whatever the finish order.
-      const auto within_bound = [](const sim::PriorityReplay& r) {
-        const sim::ReplayBound bound;
-        return sim::nearest_rank_pct(r.turnaround_err_pct, 0.5) < bound.median_pct &&
-               sim::nearest_rank_pct(r.turnaround_err_pct, 0.9) < bound.p90_pct;
-      };
       bool in_parts = false, gate_parts = false;
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && blocks_whole &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
@@ -464,10 +458,11 @@ int validate_command(const ValidateArgs& a) {
           const int levels = prio_least - prio_greatest + 1;
           parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache);
           // auto holds the parts to the plan's blocks an SM where the hardware replays the parts outside the issue's
-          // bound and the same parts so held within it (docs/validation.md, "Parts held to the plan's blocks an SM").
-          if (a.capped_parts || a.executor == "auto") {
+          // bound and the same parts so held within it (docs/validation.md, "Parts held to the plan's blocks an SM");
+          // parts replayed within the bound are not held, and need no second replay.
+          if (a.capped_parts || (a.executor == "auto" && !sim::turnarounds_within(*parts_replay))) {
             capped_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, true);
-            cap_parts = a.capped_parts || (!within_bound(*parts_replay) && within_bound(*capped_replay));
+            cap_parts = a.capped_parts || sim::turnarounds_within(*capped_replay);
           }
         }
         gate_parts = a.gate_parts ||

@@ -103,9 +103,13 @@ double nearest_rank_pct(std::vector<double> values, double q) {
   return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
-bool replay_within(const PriorityReplay& r, ReplayBound bound) {
-  return r.same_finish_order && nearest_rank_pct(r.turnaround_err_pct, 0.5) < bound.median_pct &&
+bool turnarounds_within(const PriorityReplay& r, ReplayBound bound) {
+  return nearest_rank_pct(r.turnaround_err_pct, 0.5) < bound.median_pct &&
          nearest_rank_pct(r.turnaround_err_pct, 0.9) < bound.p90_pct;
+}
+
+bool replay_within(const PriorityReplay& r, ReplayBound bound) {
+  return r.same_finish_order && turnarounds_within(r, bound);
 }
 
 PriorityReplay replay_as_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan, RunOptions options,

@@ -49,6 +49,9 @@ struct ReplayBound {
   double p90_pct = 25.0;
 };
 double nearest_rank_pct(std::vector<double> values, double q);  // q in [0, 1]; 0 for none
+// The replay's turnarounds within the bound, whatever the order the launches finish in.
+bool turnarounds_within(const struct PriorityReplay& r, ReplayBound bound = {});
+// turnarounds_within, and the launches finishing in the plan's order.
 bool replay_within(const struct PriorityReplay& r, ReplayBound bound = {});
 
 // A launch the plan samples on one SM before it runs anywhere else (srtf's sampling, seed 001: its first blocks run
