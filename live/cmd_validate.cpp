@@ -444,17 +444,14 @@ int validate_command(const ValidateArgs& a) {
           (a.green_parts || (a.executor == "auto" && !replayed))) {
         cut = sim::planned_parts(predicted);
         std::size_t parts = 0;
-        bool every_launch = true;
-        for (const auto& c : cut) {
-          parts += c.size();
-          every_launch = every_launch && !c.empty();
-        }
+        for (const auto& c : cut) parts += c.size();
+        const bool every_launch = sim::every_launch_has_parts(cut);
         const double plan_ms = static_cast<double>(std::max<TimeNs>(1, predicted.metrics.makespan)) / 1e6;
         in_parts = a.green_parts || (every_launch && parts > 0);
         // What the hardware makes of the parts, in simulation: where it differs from the plan (a plan that holds a
         // launch below what its SM has room for beside other launches' blocks), the execution will too
         // (docs/validation.md, "What the hardware makes of a plan in parts").
-        if (in_parts && every_launch && !cut.empty()) {
+        if (in_parts && every_launch) {
           const int levels = prio_least - prio_greatest + 1;
           parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache);
           // auto holds the parts to the plan's blocks an SM where the hardware replays the parts outside the issue's
@@ -594,19 +591,18 @@ int validate_command(const ValidateArgs& a) {
           // that many an SM (docs/validation.md, "What the hardware makes of a plan in parts"), as many workers as it
           // has blocks: the hardware keeps placing them as room frees, so an SM that frees room late still gets its
           // workers (with twice as many as its SMs admit, the surplus was spent on the first SMs with room).
-          const auto residency =
-              cap_parts ? sim::planned_part_residency(predicted, cut) : std::vector<std::vector<int>>{};
+          const auto caps =
+              cap_parts ? sim::binding_part_caps(w, gpu, predicted, cut) : std::vector<std::vector<int>>{};
           for (std::size_t i = 0; i < cut.size(); ++i) {
             if (cut[i].empty()) continue;  // not cut (blocks out of order): the launch as it is
             const int prio = priorities.empty() ? 0 : priorities[i];
-            const int holds = std::max(1, compute_occupancy(gpu, w.kernel_of(i).shape()).blocks_per_sm);
             for (std::size_t j = 0; j < cut[i].size(); ++j) {
               const auto& part = cut[i][j];
               const cudaStream_t s = part_stream(part.sms, prio);
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               NativeRunOptions::Part p{s, part.first, part.blocks, issue};
-              if (cap_parts && residency[i][j] > 0 && residency[i][j] < holds) {
-                p.cap = residency[i][j];
+              if (cap_parts && caps[i][j] > 0) {
+                p.cap = caps[i][j];
                 p.workers = part.blocks;
                 ++capped_parts;
               }

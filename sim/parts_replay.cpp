@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/occupancy.h"
 #include "sim/policies/issue.h"
 #include "sim/policy.h"
 
@@ -94,6 +95,17 @@ std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
   return out;
 }
 
+std::vector<std::vector<int>> binding_part_caps(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                                const std::vector<std::vector<PlannedPart>>& cut) {
+  auto caps = planned_part_residency(plan, cut);
+  for (std::size_t i = 0; i < caps.size(); ++i) {
+    const int holds = std::max(1, compute_occupancy(gpu, w.kernel_of(i).shape()).blocks_per_sm);
+    for (int& c : caps[i])
+      if (c >= holds) c = 0;
+  }
+  return caps;
+}
+
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
                                AloneTimeCache& alone, bool capped) {
@@ -108,7 +120,7 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   std::vector<std::vector<int>> sms;
   std::vector<std::size_t> owner;  // per part: its launch in `w`
   std::vector<int> caps;
-  const auto residency = capped ? planned_part_residency(plan, cut) : std::vector<std::vector<int>>{};
+  const auto residency = capped ? binding_part_caps(w, gpu, plan, cut) : std::vector<std::vector<int>>{};
   for (std::size_t i = 0; i < n; ++i) {
     if (cut[i].empty()) throw std::invalid_argument("replay_in_parts: launch " + w.launches[i].id + " has no parts");
     for (std::size_t j = 0; j < cut[i].size(); ++j) {

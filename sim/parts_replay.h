@@ -27,10 +27,11 @@ namespace gpusched::sim {
 // the parts as launches; `turnaround_err_pct` and `same_finish_order` are per launch of `w` (a launch finishes with
 // its last part, its turnaround counted from the plan's release).
 //
-// `capped` (an experiment, not what the executor does): each part is also held to the most of its blocks the plan runs
-// at once on one SM, as a grid of that many workers an SM pulling the part's blocks in turn would be; such a part
-// holds no SM against the grids behind it (its workers are all placed). It says what an executor able to cap a part's
-// blocks an SM would gain (docs/validation.md, "What the hardware makes of a plan in parts").
+// `capped` (what `validate --capped-parts` carries out): each part whose planned residency binds (binding_part_caps) is
+// also held to it, as a grid of workers that admit themselves on an SM up to that many and pull the part's blocks in
+// turn; such a part holds no SM against the grids behind it (its surplus workers leave at once, so its grid is soon all
+// placed). A part whose planned residency does not bind runs as a plain grid, head-of-line blocking included, as the
+// executor runs it (docs/validation.md, "Parts held to the plan's blocks an SM").
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
                                AloneTimeCache& alone, bool capped = false);
@@ -38,5 +39,10 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
 // Per part of `cut` (launch by launch, in order): the most of its blocks `plan` runs at once on one SM.
 std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
                                                      const std::vector<std::vector<PlannedPart>>& cut);
+
+// Per part of `cut`: the cap `validate --capped-parts` holds it to, its planned residency where that is below the
+// blocks an SM its kernel holds alone on `gpu` (the cap binds), else 0 (the part runs as a plain grid).
+std::vector<std::vector<int>> binding_part_caps(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                                const std::vector<std::vector<PlannedPart>>& cut);
 
 }  // namespace gpusched::sim

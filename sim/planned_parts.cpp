@@ -5,6 +5,10 @@
 
 namespace gpusched::sim {
 
+bool every_launch_has_parts(const std::vector<std::vector<PlannedPart>>& cut) {
+  return !cut.empty() && std::all_of(cut.begin(), cut.end(), [](const auto& c) { return !c.empty(); });
+}
+
 // The parts of pieces are cut at the same instants (a plan whose blocks all run whole stops none); a launch's parts
 // are block ranges when its pieces, in start order, are its blocks in index order.
 std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan) {

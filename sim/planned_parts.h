@@ -24,6 +24,10 @@ struct PlannedPart {
 // order), and for every launch of a plan over several GPUs or one that runs a block in several pieces.
 std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan);
 
+// Whether a cut can carry out the whole plan: it has launches and every one of them has parts (an execution in parts,
+// and its replay, need them all cut).
+bool every_launch_has_parts(const std::vector<std::vector<PlannedPart>>& cut);
+
 // A part of a plan that stops and resumes blocks (Chimera's flushes and switches, docs/validation.md, "Preempting plans
 // in parts"): the plan's pieces of one launch that start between two instants where the partition changes, in their
 // planned start order, whatever their blocks. A grid of one worker per piece carries it out; a piece the plan stops

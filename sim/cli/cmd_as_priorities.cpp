@@ -79,9 +79,7 @@ void add_as_priorities_command(CLI::App& app) {
       // grid confined to its SMs (sim/parts_replay.h). The line says what the hardware makes of the parts.
       if (sim::runs_blocks_whole(plan) && !sim::replay_within(r)) {
         const auto cut = sim::planned_parts(plan);
-        const bool every_launch =
-            !cut.empty() && std::all_of(cut.begin(), cut.end(), [](const auto& c) { return !c.empty(); });
-        if (every_launch && w.launches.size() > 1) {
+        if (sim::every_launch_has_parts(cut) && w.launches.size() > 1) {
           std::size_t parts = 0;
           for (const auto& c : cut) parts += c.size();
           const auto q = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone);

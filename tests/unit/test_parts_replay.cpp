@@ -106,12 +106,16 @@ TEST(PartsReplay, PartsMustCoverEveryLaunch) {
 }
 
 TEST(PartsReplay, CappedAtThePlansBlocksAnSmTheReservedSlotIsKept) {
-  // The experiment of `as-priorities --parts-capped`: the same mpmax plan, each part held to the most of its blocks
-  // the plan runs at once on the SM: A 2 (0-100 beside 20-120), B 1 (0-10, then 10-20). B, one level up, takes one
-  // slot at 0 (0-10) and A the other (0-100); B's second block takes B's freed slot at 10 (10-20), A's second the slot
-  // B leaves at 20 (20-120), then A's third at 100 (100-200) and fourth at 120 (120-220): the plan, exactly.
+  // `as-priorities --parts-capped` and validate's --capped-parts: the same mpmax plan, each part held to the most of
+  // its blocks the plan runs at once on the SM where that binds: A 2 (0-100 beside 20-120), all that A's 1024-thread
+  // blocks can hold on a 2048-thread SM, so A's part is a plain grid (cap 0); B 1 (0-10, then 10-20) of the 2 it could
+  // hold, so B's is held to 1. B, one level up, takes one slot at 0 (0-10) and A the other (0-100); B's second block
+  // takes B's freed slot at 10 (10-20), A's second the slot B leaves at 20 (20-120), then A's third at 100 (100-200)
+  // and fourth at 120 (120-220): the plan, exactly.
   const auto m = mpmax_on_one_sm(true);
   EXPECT_EQ(planned_part_residency(m.plan, m.cut), (std::vector<std::vector<int>>{{2}, {1}}));
+  EXPECT_EQ(binding_part_caps(a_and_b(), test::gpu_with_sms("h100", 1), m.plan, m.cut),
+            (std::vector<std::vector<int>>{{0}, {1}}));
   const auto& r = m.replay;
   EXPECT_EQ(r.launch_finish, (std::vector<TimeNs>{220, 20}));
   EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
