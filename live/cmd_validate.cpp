@@ -68,7 +68,8 @@ struct ValidateArgs {
   int alone_repeats = 11;
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
-       in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false, capped_parts = false;
+       in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false, capped_parts = false,
+       part_priorities = false;
   std::string part_stops = "planned-end";
   int part_context_groups = 1;  // parts' green contexts: whole aligned runs of this many SM groups  // parts of pieces:
                                 // a stopped piece stops at its planned end, or budget
@@ -437,8 +438,9 @@ int validate_command(const ValidateArgs& a) {
       // kAutoPartsPerMs parts a millisecond of the plan, more than the host issues in time, they are launched ahead
       // behind gates the host raises (as --gate-parts does; docs/validation.md, "Partitions on green contexts").
       std::vector<std::vector<sim::PlannedPart>> cut;
-      std::optional<sim::PriorityReplay> parts_replay, capped_replay;
-      bool cap_parts = false;
+      std::optional<sim::PriorityReplay> parts_replay;  // the parts replayed as they are carried out
+      sim::PartsReplayOptions parts_variant;            // how: held to the plan's blocks an SM, priorities per part
+      std::string parts_variants;                       // auto's comparison of the ways, for the report
       bool in_parts = false, gate_parts = false;
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && blocks_whole &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
@@ -453,13 +455,42 @@ int validate_command(const ValidateArgs& a) {
         // (docs/validation.md, "What the hardware makes of a plan in parts").
         if (in_parts && every_launch) {
           const int levels = prio_least - prio_greatest + 1;
-          parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache);
-          // auto holds the parts to the plan's blocks an SM where the hardware replays the parts outside the issue's
-          // bound and the same parts so held within it (docs/validation.md, "Parts held to the plan's blocks an SM");
-          // parts replayed within the bound are not held, and need no second replay.
-          if (a.capped_parts || (a.executor == "auto" && !sim::turnarounds_within(*parts_replay))) {
-            capped_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, true);
-            cap_parts = a.capped_parts || sim::turnarounds_within(*capped_replay);
+          auto replay_with = [&](sim::PartsReplayOptions v) {
+            return sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, v);
+          };
+          parts_variant = {.capped = a.capped_parts, .part_priorities = a.part_priorities};
+          parts_replay = replay_with(parts_variant);
+          // auto carries the parts out the way the replay says comes closest to the plan: at their launches'
+          // priorities, each at a priority of its own, held to the plan's blocks an SM, or both (docs/validation.md,
+          // "Parts at priorities of their own"); another way only where it is within the bound and the present one
+          // is not, or both are (or neither is) and its p90 is more than a point lower.
+          if (a.executor == "auto" && !a.capped_parts && !a.part_priorities) {
+            const auto p90 = [](const sim::PriorityReplay& r) {
+              return sim::nearest_rank_pct(r.turnaround_err_pct, 0.9);
+            };
+            parts_variants =
+                fmt::format("at their launches' priorities {:.1f} / {:.1f} %",
+                            sim::nearest_rank_pct(parts_replay->turnaround_err_pct, 0.5), p90(*parts_replay));
+            const auto by_part = sim::part_priorities(w, gpu, predicted, cut, prio_least, prio_greatest);
+            for (const sim::PartsReplayOptions v :
+                 {sim::PartsReplayOptions{.part_priorities = true}, sim::PartsReplayOptions{.capped = true},
+                  sim::PartsReplayOptions{.capped = true, .part_priorities = true}}) {
+              auto r = replay_with(v);
+              parts_variants += fmt::format(
+                  "; {} {:.1f} / {:.1f} %{}",
+                  v.capped && v.part_priorities ? "both"
+                  : v.capped                    ? "held to the plan's blocks an SM"
+                                                : "each at its own priority",
+                  sim::nearest_rank_pct(r.turnaround_err_pct, 0.5), p90(r),
+                  v.part_priorities && !v.capped
+                      ? fmt::format(" ({} levels needed, {} parts short)", by_part.levels_needed, by_part.clamped)
+                      : "");
+              const bool within = sim::turnarounds_within(r), was = sim::turnarounds_within(*parts_replay);
+              if ((within && !was) || (within == was && p90(r) < p90(*parts_replay) - 1.0)) {
+                parts_variant = v;
+                parts_replay = std::move(r);
+              }
+            }
           }
         }
         gate_parts = a.gate_parts ||
@@ -592,16 +623,21 @@ int validate_command(const ValidateArgs& a) {
           // has blocks: the hardware keeps placing them as room frees, so an SM that frees room late still gets its
           // workers (with twice as many as its SMs admit, the surplus was spent on the first SMs with room).
           const auto caps =
-              cap_parts ? sim::binding_part_caps(w, gpu, predicted, cut) : std::vector<std::vector<int>>{};
+              parts_variant.capped ? sim::binding_part_caps(w, gpu, predicted, cut) : std::vector<std::vector<int>>{};
+          // --part-priorities: each part at a priority of its own (sim::part_priorities), flattened launch by launch.
+          const auto by_part = parts_variant.part_priorities
+                                   ? sim::part_priorities(w, gpu, predicted, cut, prio_least, prio_greatest).priority
+                                   : std::vector<int>{};
+          std::size_t flat = 0;
           for (std::size_t i = 0; i < cut.size(); ++i) {
             if (cut[i].empty()) continue;  // not cut (blocks out of order): the launch as it is
             const int prio = priorities.empty() ? 0 : priorities[i];
-            for (std::size_t j = 0; j < cut[i].size(); ++j) {
+            for (std::size_t j = 0; j < cut[i].size(); ++j, ++flat) {
               const auto& part = cut[i][j];
-              const cudaStream_t s = part_stream(part.sms, prio);
+              const cudaStream_t s = part_stream(part.sms, by_part.empty() ? prio : by_part.at(flat));
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               NativeRunOptions::Part p{s, part.first, part.blocks, issue};
-              if (cap_parts && caps[i][j] > 0) {
+              if (parts_variant.capped && caps[i][j] > 0) {
                 p.cap = caps[i][j];
                 p.workers = part.blocks;
                 ++capped_parts;
@@ -743,13 +779,16 @@ int validate_command(const ValidateArgs& a) {
             "planned start, {} of them in a green context of their planned SMs\n",
             cut_launches, parts_issued, piece_cut.empty() ? "" : " of pieces (one worker per planned piece)",
             gate_parts ? "launched ahead behind a gate the host raises" : "issued", confined_parts);
-      if (capped_replay && native)
-        fmt::print("  held to the plan's blocks an SM, the parts replay within {:.1f} % median / {:.1f} % p90{}\n",
-                   sim::nearest_rank_pct(capped_replay->turnaround_err_pct, 0.5),
-                   sim::nearest_rank_pct(capped_replay->turnaround_err_pct, 0.9),
-                   capped_parts
-                       ? fmt::format(": {} parts so held (workers that admit themselves up to it)", capped_parts)
-                       : std::string(": not held"));
+      if (!parts_variants.empty() && native)
+        fmt::print("  the parts replayed in simulation (median / p90 of the turnarounds): {}\n", parts_variants);
+      if (cut_launches && piece_cut.empty() && (parts_variant.capped || parts_variant.part_priorities))
+        fmt::print(
+            "  carried out{}{}\n", parts_variant.part_priorities ? " each part at a priority of its own" : "",
+            parts_variant.capped
+                ? fmt::format("{}held to the plan's blocks an SM: {} parts so held (workers that admit themselves "
+                              "up to it)",
+                              parts_variant.part_priorities ? ", " : " ", capped_parts)
+                : std::string());
       if (!host_calls.empty()) fmt::print("  host: {}\n", host_calls);
       if (replay)
         fmt::print(
@@ -865,6 +904,11 @@ void add_validate_command(CLI::App& app, int& result) {
       "runs as workers that admit themselves on an SM up to that many and run the part's blocks in turn (auto does so "
       "where the parts replay outside the bound in simulation and so held within it: docs/validation.md, \"Parts "
       "held to the plan's blocks an SM\")");
+  cmd->add_flag(
+      "--part-priorities", a->part_priorities,
+      "With parts (--green-parts, or auto's): each part at a stream priority of its own, from the plan's order of "
+      "issue among the parts that share SMs, instead of its launch's (auto does so where the replay says it "
+      "comes closer to the plan: docs/validation.md, \"Parts at priorities of their own\")");
   cmd->add_flag("--gate-parts", a->gate_parts,
                 "With parts (--green-parts, or auto's): launch every part before the run, each behind a stream wait "
                 "on a counter in host memory that the host raises at the part's time, instead of a launch call then");

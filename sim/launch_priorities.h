@@ -7,6 +7,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -31,6 +33,13 @@ struct LaunchPriorities {
 // needs a level more: a launch's level is the most inversions along a chain of launches it must come before; its
 // priority least - level, clamped at greatest. fifo's plans need one level. Launches with no pieces get `least`.
 LaunchPriorities launch_priorities(const RunResult& plan, int least, int greatest);
+
+// The same rule over any grids (launch_priorities' launches, parts_replay's parts): grid i's issuing window is
+// [release[i], last_start[i]] (kNoWindow: no pieces, `least`); two grids are ordered only where their windows overlap
+// and `compete(i, j)` says they may take the same slots (parts on disjoint SMs do not).
+inline constexpr TimeNs kNoWindow = std::numeric_limits<TimeNs>::min();
+LaunchPriorities window_priorities(const std::vector<TimeNs>& release, const std::vector<TimeNs>& last_start, int least,
+                                   int greatest, const std::function<bool(std::size_t, std::size_t)>& compete);
 
 // A plan carried out by the hardware's dispatcher: every launch of `w` at the priority launch_priorities(plan, 0,
 // 1 - levels) gives it, simulated under the `priority` policy with `options`' interference and seed (its policy is

@@ -67,7 +67,45 @@ class ConfinedPriorityIssue final : public Policy {
   PlacementState placement_;
 };
 
+// The part of launch i's cut holding `block`: the last whose first block is at most it (parts are block ranges in
+// order).
+std::size_t part_of_block(const std::vector<PlannedPart>& parts, std::int32_t block) {
+  const auto it = std::upper_bound(parts.begin(), parts.end(), block,
+                                   [](std::int32_t b, const PlannedPart& part) { return b < part.first; });
+  return static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, it - parts.begin() - 1));
+}
+
+bool sms_meet(const std::vector<int>& a, const std::vector<int>& b) {  // ascending; empty: every SM
+  if (a.empty() || b.empty()) return true;
+  for (std::size_t x = 0, y = 0; x < a.size() && y < b.size();) {
+    if (a[x] == b[y]) return true;
+    (a[x] < b[y] ? x : y) += 1;
+  }
+  return false;
+}
+
 }  // namespace
+
+LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                 const std::vector<std::vector<PlannedPart>>& cut, int least, int greatest) {
+  std::vector<std::size_t> first_of(cut.size() + 1, 0);  // flattened index of each launch's first part
+  for (std::size_t i = 0; i < cut.size(); ++i) first_of[i + 1] = first_of[i] + cut[i].size();
+  std::vector<TimeNs> release(first_of.back()), last_start(first_of.back(), kNoWindow);
+  std::vector<const std::vector<int>*> sms(first_of.back());
+  for (std::size_t i = 0; i < cut.size(); ++i)
+    for (std::size_t j = 0; j < cut[i].size(); ++j) {
+      release[first_of[i] + j] = std::max(w.launches[i].arrival, cut[i][j].start - gpu.launch_latency_ns);
+      sms[first_of[i] + j] = &cut[i][j].sms;
+    }
+  for (const auto& p : plan.schedule.pieces) {
+    const auto i = static_cast<std::size_t>(p.launch);
+    if (i >= cut.size() || cut[i].empty()) continue;
+    TimeNs& last = last_start[first_of[i] + part_of_block(cut[i], p.block)];
+    last = std::max(last, p.start);
+  }
+  return window_priorities(release, last_start, least, greatest,
+                           [&](std::size_t a, std::size_t b) { return sms_meet(*sms[a], *sms[b]); });
+}
 
 std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
                                                      const std::vector<std::vector<PlannedPart>>& cut) {
@@ -77,11 +115,7 @@ std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
   for (const auto& p : plan.schedule.pieces) {
     const auto i = static_cast<std::size_t>(p.launch);
     if (i >= cut.size() || cut[i].empty()) continue;
-    // The part holding block p.block: the last whose first block is at most it (parts are block ranges in order).
-    const auto it = std::upper_bound(cut[i].begin(), cut[i].end(), p.block,
-                                     [](std::int32_t b, const PlannedPart& part) { return b < part.first; });
-    const auto j = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, it - cut[i].begin() - 1));
-    auto& c = changes[{i, j, p.sm}];
+    auto& c = changes[{i, part_of_block(cut[i], p.block), p.sm}];
     c.push_back({p.start, 1});
     c.push_back({p.end, -1});
   }
@@ -108,7 +142,7 @@ std::vector<std::vector<int>> binding_part_caps(const Workload& w, const GpuSpec
 
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
-                               AloneTimeCache& alone, bool capped) {
+                               AloneTimeCache& alone, PartsReplayOptions parts_options) {
   if (levels < 1) throw std::invalid_argument("levels must be at least 1");
   const std::size_t n = w.launches.size();
   if (plan.launches.size() != n || cut.size() != n)
@@ -120,7 +154,10 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   std::vector<std::vector<int>> sms;
   std::vector<std::size_t> owner;  // per part: its launch in `w`
   std::vector<int> caps;
+  const bool capped = parts_options.capped;
   const auto residency = capped ? binding_part_caps(w, gpu, plan, cut) : std::vector<std::vector<int>>{};
+  const auto by_part =
+      parts_options.part_priorities ? part_priorities(w, gpu, plan, cut, 0, 1 - levels).priority : std::vector<int>{};
   for (std::size_t i = 0; i < n; ++i) {
     if (cut[i].empty()) throw std::invalid_argument("replay_in_parts: launch " + w.launches[i].id + " has no parts");
     for (std::size_t j = 0; j < cut[i].size(); ++j) {
@@ -133,7 +170,8 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
       l.kernel = kernels.size() - 1;
       l.tenant = w.launches[i].tenant.empty() ? w.launches[i].id : w.launches[i].tenant;
       l.arrival = std::max(w.launches[i].arrival, part.start - gpu.launch_latency_ns);
-      l.priority = -out.priorities.priority[i];  // CUDA's lower numbers go first, the workload's higher ones
+      // CUDA's lower numbers go first, the workload's higher ones
+      l.priority = -(by_part.empty() ? out.priorities.priority[i] : by_part[launches.size()]);
       launches.push_back(std::move(l));
       sms.push_back(static_cast<int>(part.sms.size()) == gpu.sm_count ? std::vector<int>{} : part.sms);
       owner.push_back(i);

@@ -27,14 +27,27 @@ namespace gpusched::sim {
 // the parts as launches; `turnaround_err_pct` and `same_finish_order` are per launch of `w` (a launch finishes with
 // its last part, its turnaround counted from the plan's release).
 //
-// `capped` (what `validate --capped-parts` carries out): each part whose planned residency binds (binding_part_caps) is
-// also held to it, as a grid of workers that admit themselves on an SM up to that many and pull the part's blocks in
-// turn; such a part holds no SM against the grids behind it (its surplus workers leave at once, so its grid is soon all
-// placed). A part whose planned residency does not bind runs as a plain grid, head-of-line blocking included, as the
-// executor runs it (docs/validation.md, "Parts held to the plan's blocks an SM").
+// `parts.capped` (what `validate --capped-parts` carries out): each part whose planned residency binds
+// (binding_part_caps) is also held to it, as a grid of workers that admit themselves on an SM up to that many and pull
+// the part's blocks in turn; such a part holds no SM against the grids behind it (its surplus workers leave at once, so
+// its grid is soon all placed). A part whose planned residency does not bind runs as a plain grid, head-of-line
+// blocking included, as the executor runs it (docs/validation.md, "Parts held to the plan's blocks an SM").
+struct PartsReplayOptions {
+  bool capped = false;           // the parts whose planned residency binds held to it (above)
+  bool part_priorities = false;  // each part at its own priority (part_priorities) instead of its launch's
+};
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
-                               AloneTimeCache& alone, bool capped = false);
+                               AloneTimeCache& alone, PartsReplayOptions parts = {});
+
+// Per part of `cut` (launch by launch, part by part, flattened): a stream priority from `least` down to `greatest`,
+// launch_priorities' rule over the parts instead of the launches: a part's window runs from its issue (its planned
+// start less the launch latency, not before its launch's arrival) to its last block's planned start, and two parts
+// are ordered only where their windows overlap and their SMs meet. A part the plan starts on an SM while another
+// part there still has blocks to issue (srtf's sample beside a running launch) then outranks it, where one priority
+// per launch put it behind.
+LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                 const std::vector<std::vector<PlannedPart>>& cut, int least, int greatest);
 
 // Per part of `cut` (launch by launch, in order): the most of its blocks `plan` runs at once on one SM.
 std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,

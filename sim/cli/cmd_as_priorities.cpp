@@ -22,7 +22,7 @@ void add_as_priorities_command(CLI::App& app) {
     std::string workload, gpu, policies = "all", interference = "none";
     std::vector<std::string> sets;
     int levels = 6;
-    bool per_launch = false, parts_capped = false;
+    bool per_launch = false, parts_capped = false, part_priorities = false;
     std::uint64_t seed = 1;
   };
   auto a = std::make_shared<Args>();
@@ -37,8 +37,11 @@ void add_as_priorities_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
   cmd->add_flag("--parts-capped", a->parts_capped,
-                "Also replay the parts each held to the most of its blocks the plan runs at once on one SM (an "
-                "experiment: what an executor able to cap a part's blocks an SM would gain)");
+                "Also replay the parts held to the most of their blocks the plan runs at once on one SM where that is "
+                "below what their kernel holds (validate's --capped-parts)");
+  cmd->add_flag("--part-priorities", a->part_priorities,
+                "Also replay the parts each at a priority of its own, from the plan's order of issue among the parts "
+                "that share SMs (validate's --part-priorities); with --parts-capped, both as well");
   cmd->add_flag("--per-launch", a->per_launch,
                 "Also each launch: its priority, planned and replayed first block and turnaround");
   cmd->callback([a] {
@@ -88,14 +91,22 @@ void add_as_priorities_command(CLI::App& app) {
               "{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", fmt::format("  {} parts", parts),
               "", "", sim::nearest_rank_pct(f, 0.5), sim::nearest_rank_pct(f, 0.9), sim::nearest_rank_pct(f, 1.0), "",
               format_duration(q.replay.metrics.makespan), q.same_finish_order ? "" : "finishes in another order");
-          if (a->parts_capped) {
-            const auto c = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, true);
+          auto print_variant = [&](const char* label, sim::PartsReplayOptions variant) {
+            const auto c = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, variant);
             const auto& g = c.turnaround_err_pct;
-            fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", "  capped", "", "",
-                       sim::nearest_rank_pct(g, 0.5), sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
+            const auto levels = sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels);
+            fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", label,
+                       variant.part_priorities ? fmt::format("{}", levels.levels_needed) : "",
+                       variant.part_priorities ? fmt::format("{}", levels.clamped) : "", sim::nearest_rank_pct(g, 0.5),
+                       sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
                        format_duration(c.replay.metrics.makespan),
                        c.same_finish_order ? "" : "finishes in another order");
+          };
+          if (a->parts_capped) {
+            print_variant("  capped", {.capped = true});
           }
+          if (a->part_priorities) print_variant("  by part", {.part_priorities = true});
+          if (a->part_priorities && a->parts_capped) print_variant("  both", {.capped = true, .part_priorities = true});
           if (a->per_launch) {
             fmt::print("  {:<20} {:>8} {:>14} {:>14} {:>14} {:>14} {:>8}\n", "launch (in parts)", "parts",
                        "planned start", "replay start", "planned turn.", "replay turn.", "err");

@@ -45,7 +45,7 @@ MpmaxOnOneSm mpmax_on_one_sm(bool capped) {
   MpmaxOnOneSm m;
   m.plan = run_workload(w, gpu, o, alone);
   m.cut = planned_parts(m.plan);
-  m.replay = replay_in_parts(w, gpu, m.plan, m.cut, o, 6, alone, capped);
+  m.replay = replay_in_parts(w, gpu, m.plan, m.cut, o, 6, alone, {.capped = capped});
   return m;
 }
 
