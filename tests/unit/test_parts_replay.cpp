@@ -121,3 +121,75 @@ TEST(PartsReplay, CappedAtThePlansBlocksAnSmTheReservedSlotIsKept) {
   EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
   EXPECT_TRUE(replay_within(r));
 }
+
+namespace {
+// srtf's sample by hand, on two SMs of one slot each (blocks of 1024 threads and 150 KB of shared memory): A (4 blocks
+// of 100 ns) runs on both SMs from 0; when its first two blocks end at 100 the plan gives SM 0 to B's first block (the
+// sample; B's blocks take 20 ns: 100-120) while A's third runs on SM 1 (100-200) and its fourth waits for the sample
+// (120-220); B's other two blocks run on both SMs at 220 (220-240). Both launches are released at 0. Cut by hand: A one
+// part on both SMs; B its sample on SM 0 from 100, the rest on both from 220.
+struct SampleByHand {
+  Workload w;
+  GpuSpec gpu;
+  RunResult plan;
+  std::vector<std::vector<PlannedPart>> cut;
+};
+SampleByHand sample_by_hand() {
+  SampleByHand s{
+      make_workload("w", {test::kernel("A", 4, 1024, {100}, 0, 150000), test::kernel("B", 3, 1024, {20}, 0, 150000)},
+                    {test::launch("a", 0, 0), test::launch("b", 1, 0)}),
+      test::gpu_with_sms("h100", 2),
+      {},
+      {{PlannedPart{0, 4, {0, 1}, 0}}, {PlannedPart{0, 1, {0}, 100}, PlannedPart{1, 2, {0, 1}, 220}}}};
+  for (const TimeNs finish : {220, 240}) {
+    LaunchOutcome o;
+    o.finish = finish;
+    o.turnaround = finish;
+    s.plan.launches.push_back(o);
+  }
+  s.plan.schedule.pieces = {test::piece(0, 100, 0, 0, 0),   test::piece(0, 100, 0, 1, 1),
+                            test::piece(100, 200, 0, 2, 1), test::piece(120, 220, 0, 3, 0),
+                            test::piece(100, 120, 1, 0, 0), test::piece(220, 240, 1, 1, 0),
+                            test::piece(220, 240, 1, 2, 1)};
+  return s;
+}
+}  // namespace
+
+TEST(PartsReplay, APartThePlanStartsBesideAnotherThatStillIssuesOutranksIt) {
+  // Windows from each part's issue (its planned start; this GPU's launch latency is 0) to its last block's start:
+  // A [0, 120], B's sample [100, 100], B's rest [220, 220]. By the window's end, latest first: B's rest (level 0);
+  // A, which does not overlap it (220 > 120): level 0; B's sample overlaps A (0 <= 100 and 100 <= 120), their SMs meet
+  // (0), and A was issued first (0 < 100), so the sample needs a level above A's: 1. Priorities from least 0: A 0, the
+  // sample -1, the rest 0; two levels needed. Per launch, A's window [0, 120] ends before B's [0, 220]
+  // and A comes first among equals: both 0, the sample behind A.
+  const auto s = sample_by_hand();
+  const auto p = part_priorities(s.w, s.gpu, s.plan, s.cut, 0, -5);
+  EXPECT_EQ(p.priority, (std::vector<int>{0, -1, 0}));
+  EXPECT_EQ(p.levels_needed, 2);
+  EXPECT_EQ(p.clamped, 0u);
+  EXPECT_EQ(launch_priorities(s.plan, 0, -5).priority, (std::vector<int>{0, 0}));
+  // Where the sample's SMs do not meet A's (A confined to SM 1 by hand), nothing orders them: the sample stays at 0.
+  auto apart = s.cut;
+  apart[0][0].sms = {1};
+  EXPECT_EQ(part_priorities(s.w, s.gpu, s.plan, apart, 0, -5).priority, (std::vector<int>{0, 0, 0}));
+  // One level only: the sample cannot go above A, and is counted short.
+  const auto one = part_priorities(s.w, s.gpu, s.plan, s.cut, 0, 0);
+  EXPECT_EQ(one.priority, (std::vector<int>{0, 0, 0}));
+  EXPECT_EQ(one.clamped, 1u);
+}
+
+TEST(PartsReplay, AtPartPrioritiesTheSampleRunsWhenThePlanRunsIt) {
+  // At its launch's priority the sample (issued at 100) waits behind A: at 100 both SMs free and A, issued first at the
+  // same priority, takes both (its third and fourth blocks, 100-200), so the sample runs 200-220 and A ends at 200,
+  // not 220. At its own priority (-1) it takes SM 0 at 100 (100-120), A's third SM 1 (100-200) and A's fourth the
+  // slot the sample leaves (120-220): the plan, exactly (B's rest 220-240 either way).
+  const auto s = sample_by_hand();
+  AloneTimeCache alone;
+  const auto by_launch = replay_in_parts(s.w, s.gpu, s.plan, s.cut, RunOptions{}, 6, alone);
+  EXPECT_EQ(by_launch.launch_first_dispatch, (std::vector<TimeNs>{0, 200}));
+  EXPECT_EQ(by_launch.launch_finish, (std::vector<TimeNs>{200, 240}));
+  const auto by_part = replay_in_parts(s.w, s.gpu, s.plan, s.cut, RunOptions{}, 6, alone, {.part_priorities = true});
+  EXPECT_EQ(by_part.launch_first_dispatch, (std::vector<TimeNs>{0, 100}));
+  EXPECT_EQ(by_part.launch_finish, (std::vector<TimeNs>{220, 240}));
+  EXPECT_EQ(by_part.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
+}
