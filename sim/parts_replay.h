@@ -4,7 +4,7 @@
 // keep the plan's SM partition, but not its mix of launches on one SM: a plan that holds a launch to one slot an SM
 // beside another launch's blocks (JIT MPMax's reservation, srtf-adaptive's residency cap) is run by the hardware
 // with each SM filled from the highest-priority pending grid. How far this replay is from the plan is how far the
-// execution in parts would be if the model were exact (docs/validation.md, "Which plans parts can carry out").
+// execution in parts would be if the model were exact (docs/validation.md, "What the hardware makes of a plan in parts").
 // Plain C++: tested without a GPU.
 #pragma once
 #include <vector>
