@@ -117,6 +117,27 @@ void add_as_priorities_command(CLI::App& app) {
                          format_duration(p.turnaround), format_duration(q.launch_finish[i] - p.release),
                          q.turnaround_err_pct[i]);
             }
+            if (a->part_priorities) {  // each part: its blocks, SMs and priority, and when the replay at them ran it
+              const auto by_part = sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels);
+              const auto pq =
+                  sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, {.part_priorities = true});
+              fmt::print("  {:<20} {:>8} {:>8} {:>5} {:>14} {:>14} {:>14} {:>14}\n", "part (by part)", "blocks",
+                         "priority", "SMs", "planned start", "replay start", "planned end", "replay end");
+              std::size_t flat = 0;
+              for (std::size_t i = 0; i < w.launches.size(); ++i)
+                for (std::size_t j = 0; j < cut[i].size(); ++j, ++flat) {
+                  TimeNs planned_end = 0;
+                  for (const auto& piece : plan.schedule.pieces)
+                    if (static_cast<std::size_t>(piece.launch) == i && piece.block >= cut[i][j].first &&
+                        piece.block < cut[i][j].first + cut[i][j].blocks)
+                      planned_end = std::max(planned_end, piece.end);
+                  const auto& rp = pq.replay.launches[flat];
+                  fmt::print("  {:<20} {:>8} {:>8} {:>5} {:>14} {:>14} {:>14} {:>14}\n",
+                             fmt::format("{}#{}", w.launches[i].id, j), cut[i][j].blocks, by_part.priority[flat],
+                             cut[i][j].sms.size(), format_duration(cut[i][j].start), format_duration(rp.first_dispatch),
+                             format_duration(planned_end), format_duration(rp.finish));
+                }
+            }
           }
         }
       }
