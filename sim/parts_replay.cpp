@@ -107,6 +107,22 @@ LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const Ru
                            [&](std::size_t a, std::size_t b) { return sms_meet(*sms[a], *sms[b]); });
 }
 
+LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                 const std::vector<std::vector<PlannedPieces>>& cut, int least, int greatest) {
+  std::vector<TimeNs> release, last_start;
+  std::vector<const std::vector<int>*> sms;
+  for (std::size_t i = 0; i < cut.size(); ++i)
+    for (const PlannedPieces& part : cut[i]) {
+      release.push_back(std::max(w.launches[i].arrival, part.start - gpu.launch_latency_ns));
+      TimeNs last = kNoWindow;
+      for (const std::size_t k : part.pieces) last = std::max(last, plan.schedule.pieces.at(k).start);
+      last_start.push_back(last);
+      sms.push_back(&part.sms);
+    }
+  return window_priorities(release, last_start, least, greatest,
+                           [&](std::size_t a, std::size_t b) { return sms_meet(*sms[a], *sms[b]); });
+}
+
 std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
                                                      const std::vector<std::vector<PlannedPart>>& cut) {
   std::vector<std::vector<int>> out(cut.size());

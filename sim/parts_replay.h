@@ -4,8 +4,8 @@
 // keep the plan's SM partition, but not its mix of launches on one SM: a plan that holds a launch to one slot an SM
 // beside another launch's blocks (JIT MPMax's reservation, srtf-adaptive's residency cap) is run by the hardware
 // with each SM filled from the highest-priority pending grid. How far this replay is from the plan is how far the
-// execution in parts would be if the model were exact (docs/validation.md, "What the hardware makes of a plan in parts").
-// Plain C++: tested without a GPU.
+// execution in parts would be if the model were exact (docs/validation.md, "What the hardware makes of a plan in
+// parts"). Plain C++: tested without a GPU.
 #pragma once
 #include <vector>
 
@@ -48,6 +48,11 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
 // per launch put it behind.
 LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                  const std::vector<std::vector<PlannedPart>>& cut, int least, int greatest);
+
+// The same for the parts of a plan that stops and resumes blocks (planned_piece_parts): a part's window runs from its
+// issue to the latest planned start of its pieces.
+LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                 const std::vector<std::vector<PlannedPieces>>& cut, int least, int greatest);
 
 // Per part of `cut` (launch by launch, in order): the most of its blocks `plan` runs at once on one SM.
 std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,

@@ -193,3 +193,15 @@ TEST(PartsReplay, AtPartPrioritiesTheSampleRunsWhenThePlanRunsIt) {
   EXPECT_EQ(by_part.launch_finish, (std::vector<TimeNs>{220, 240}));
   EXPECT_EQ(by_part.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
 }
+
+TEST(PartsReplay, PartsOfPiecesTakeTheSameRule) {
+  // The same plan cut as parts of pieces (planned_piece_parts' shape: the plan's pieces by index): A's four (0-3) on
+  // both SMs from 0, B's sample (piece 4) on SM 0 from 100, B's other two (5, 6) on both from 220. The windows and so
+  // the priorities are those of the block ranges above: A 0, the sample -1, the rest 0.
+  const auto s = sample_by_hand();
+  const std::vector<std::vector<PlannedPieces>> cut{{PlannedPieces{{0, 1, 2, 3}, {0, 1}, 0}},
+                                                    {PlannedPieces{{4}, {0}, 100}, PlannedPieces{{5, 6}, {0, 1}, 220}}};
+  const auto p = part_priorities(s.w, s.gpu, s.plan, cut, 0, -5);
+  EXPECT_EQ(p.priority, (std::vector<int>{0, -1, 0}));
+  EXPECT_EQ(p.levels_needed, 2);
+}
