@@ -237,6 +237,9 @@ int validate_command(const ValidateArgs& a) {
         "green contexts)");
   if (a.gate_parts && a.executor != "native" && a.executor != "auto")
     throw std::invalid_argument("--gate-parts: only with --executor native or auto (plans carried out in parts)");
+  if ((a.capped_parts || a.part_priorities) && a.executor != "native" && a.executor != "auto")
+    throw std::invalid_argument(fmt::format("{}: only with --executor native or auto (plans carried out in parts)",
+                                            a.capped_parts ? "--capped-parts" : "--part-priorities"));
   if (a.green_parts && a.green_samples)
     throw std::invalid_argument("--green-parts and --green-samples cannot go together");
   if (a.green_parts && a.no_green_contexts)
