@@ -109,6 +109,15 @@ TEST(PlannedParts, SpatialCutsValidateH100WhereItRepartitions) {
   EXPECT_EQ(p[0][1].sms.back(), 65);
 }
 
+TEST(PlannedParts, EveryLaunchHasPartsOnlyWhenNoneIsEmpty) {
+  // validate and as-priorities run a plan in parts only when every launch was cut: a cut of no launches, or with one
+  // launch left whole (its blocks out of order), is not enough.
+  const PlannedPart part{0, 4, {0}, 0};
+  EXPECT_TRUE(every_launch_has_parts({{part}, {part, part}}));
+  EXPECT_FALSE(every_launch_has_parts({{part}, {}}));
+  EXPECT_FALSE(every_launch_has_parts({}));
+}
+
 TEST(PlannedPieceParts, APreemptedBlockIsCutWhereItsSmChangesHands) {
   // Two SMs. Launch 0: blocks 0-1 at t = 0 on SMs 0-1. At 40 launch 1 takes SM 1: launch 0's block 1 is switched out
   // there (piece [0, 40)) and launch 1's block 0 runs [40, 90). Launch 0's block 2 starts at 60 on SM 0 (its block 0
