@@ -118,6 +118,21 @@ TEST(Cli, AsPrioritiesReplaysEachPlanThroughTheDispatcher) {
   EXPECT_NE(run_cli(w + "--policy fifo --levels 0", out), 0);
 }
 
+TEST(Cli, AsPrioritiesReplaysPartsEachWay) {
+  // srtf's validate-h100 plan, which the dispatcher cannot replay, in parts: at the launches' priorities, held, at
+  // priorities of their own, and both; with --per-launch each part's priority (docs/validation.md, "Parts at
+  // priorities of their own").
+  std::string out;
+  ASSERT_EQ(run_cli("as-priorities -w " + std::string(GPUSCHED_TRACES_DIR) +
+                        "/workloads/validate-h100.toml -p srtf --interference auto --parts-capped --part-priorities "
+                        "--per-launch",
+                    out),
+            0)
+      << out;
+  for (const char* line : {"  37 parts ", "\n  capped ", "\n  by part ", "\n  both ", "part (by part)", "\n  sad#0 "})
+    EXPECT_NE(out.find(line), std::string::npos) << line << "\n" << out;
+}
+
 TEST(Cli, BadPolicyParametersAreInputErrors) {
   std::string out;
   const std::string w = "sim -w " + std::string(GPUSCHED_TEST_DATA) + "/small/small.toml ";
