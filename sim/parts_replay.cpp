@@ -84,6 +84,19 @@ bool sms_meet(const std::vector<int>& a, const std::vector<int>& b) {  // ascend
   return false;
 }
 
+// A part's release in the replay and in the part priorities: its planned start less the GPU's launch latency (the
+// executor issues it then), never before its launch's arrival.
+TimeNs part_release(const Workload& w, const GpuSpec& gpu, std::size_t launch, TimeNs start) {
+  return std::max(w.launches[launch].arrival, start - gpu.launch_latency_ns);
+}
+
+// window_priorities over parts: two parts compete only where their SMs meet.
+LaunchPriorities priorities_of_parts(const std::vector<TimeNs>& release, const std::vector<TimeNs>& last_start,
+                                     const std::vector<const std::vector<int>*>& sms, int least, int greatest) {
+  return window_priorities(release, last_start, least, greatest,
+                           [&](std::size_t a, std::size_t b) { return sms_meet(*sms[a], *sms[b]); });
+}
+
 }  // namespace
 
 LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
@@ -94,7 +107,7 @@ LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const Ru
   std::vector<const std::vector<int>*> sms(first_of.back());
   for (std::size_t i = 0; i < cut.size(); ++i)
     for (std::size_t j = 0; j < cut[i].size(); ++j) {
-      release[first_of[i] + j] = std::max(w.launches[i].arrival, cut[i][j].start - gpu.launch_latency_ns);
+      release[first_of[i] + j] = part_release(w, gpu, i, cut[i][j].start);
       sms[first_of[i] + j] = &cut[i][j].sms;
     }
   for (const auto& p : plan.schedule.pieces) {
@@ -103,8 +116,7 @@ LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const Ru
     TimeNs& last = last_start[first_of[i] + part_of_block(cut[i], p.block)];
     last = std::max(last, p.start);
   }
-  return window_priorities(release, last_start, least, greatest,
-                           [&](std::size_t a, std::size_t b) { return sms_meet(*sms[a], *sms[b]); });
+  return priorities_of_parts(release, last_start, sms, least, greatest);
 }
 
 LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
@@ -113,14 +125,13 @@ LaunchPriorities part_priorities(const Workload& w, const GpuSpec& gpu, const Ru
   std::vector<const std::vector<int>*> sms;
   for (std::size_t i = 0; i < cut.size(); ++i)
     for (const PlannedPieces& part : cut[i]) {
-      release.push_back(std::max(w.launches[i].arrival, part.start - gpu.launch_latency_ns));
+      release.push_back(part_release(w, gpu, i, part.start));
       TimeNs last = kNoWindow;
       for (const std::size_t k : part.pieces) last = std::max(last, plan.schedule.pieces.at(k).start);
       last_start.push_back(last);
       sms.push_back(&part.sms);
     }
-  return window_priorities(release, last_start, least, greatest,
-                           [&](std::size_t a, std::size_t b) { return sms_meet(*sms[a], *sms[b]); });
+  return priorities_of_parts(release, last_start, sms, least, greatest);
 }
 
 std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
@@ -185,7 +196,7 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
       l.id = w.launches[i].id + "#" + std::to_string(j);
       l.kernel = kernels.size() - 1;
       l.tenant = w.launches[i].tenant.empty() ? w.launches[i].id : w.launches[i].tenant;
-      l.arrival = std::max(w.launches[i].arrival, part.start - gpu.launch_latency_ns);
+      l.arrival = part_release(w, gpu, i, part.start);
       // CUDA's lower numbers go first, the workload's higher ones
       l.priority = -(by_part.empty() ? out.priorities.priority[i] : by_part[launches.size()]);
       launches.push_back(std::move(l));

@@ -94,7 +94,9 @@ void add_as_priorities_command(CLI::App& app) {
           auto print_variant = [&](const char* label, sim::PartsReplayOptions variant) {
             const auto c = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, variant);
             const auto& g = c.turnaround_err_pct;
-            const auto levels = sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels);
+            const auto levels = variant.part_priorities
+                                    ? sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels)
+                                    : sim::LaunchPriorities{};
             fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", label,
                        variant.part_priorities ? fmt::format("{}", levels.levels_needed) : "",
                        variant.part_priorities ? fmt::format("{}", levels.clamped) : "", sim::nearest_rank_pct(g, 0.5),
