@@ -52,10 +52,12 @@ namespace {
 // docs/validation.md, "Partitions on green contexts").
 constexpr double kAutoPartsPerMs = 50;
 // --executor auto carries out a plan that stops and resumes blocks in parts (as --green-parts does) up to this many
-// parts a millisecond, and with the fused worker beyond: on the H100, chimera's bursts-h100 plan (248 parts a
-// millisecond, 1604 distinct green contexts) ran 80 % off in parts against the fused worker's 52 %, while plans of
-// 3-64 parts a millisecond ran closer in parts (docs/validation.md, "Preempting plans in parts").
-constexpr double kAutoPiecePartsPerMs = 150;
+// parts a millisecond, and with the fused worker beyond. Until session 37 it was 150: chimera's bursts-h100 plan
+// (206 parts a millisecond) ran 79 % off in parts against the fused worker's 59 %, because an event recorded behind
+// every part held up the parts queued after it; without those events (run_native's counted parts) the same plan runs
+// 31-37 % off in gated parts (docs/validation.md, "Events behind parts"). Beyond twice that plan's rate, where no plan
+// has been measured, the fused worker stays.
+constexpr double kAutoPiecePartsPerMs = 400;
 
 struct ValidateArgs {
   std::string workload, gpu, db, policies = "all";

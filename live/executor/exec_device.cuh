@@ -252,6 +252,15 @@ __device__ inline void run_block_stamped(const typename Body::Args& args, int bl
   }
 }
 
+// Counts the block that calls it (every thread of it, at its end) in `done`, after every thread's writes, so that a
+// stream waiting for the count (cuStreamWaitValue32, run_native) runs after them. Nothing when `done` is null.
+__device__ inline void count_block_done(std::uint32_t* done) {
+  if (!done) return;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(done, 1u);
+}
+
 template <class Body>
 __global__ void hardware_placed_kernel(typename Body::Args args, ExecQueues q) {
   const int block = q.start_block ? __ldg(&q.start_block[blockIdx.x]) : static_cast<int>(blockIdx.x);
@@ -269,6 +278,7 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
     const int block = q.part_first_block >= 0 ? q.part_first_block + static_cast<int>(blockIdx.x)
                                               : __ldg(&q.entries[blockIdx.x].block);
     run_block_stamped<Body>(args, block, &q.records[blockIdx.x]);
+    count_block_done(q.done);
     return;
   }
   __shared__ int s_go, s_resume, s_restored, s_stop, s_step;
@@ -306,7 +316,10 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
     s_stop_at = stop_at;
   }
   __syncthreads();
-  if (!s_go) return;
+  if (!s_go) {
+    count_block_done(q.done);
+    return;
+  }
   if constexpr (Stops) {
     float* values = q.saved_values
                         ? q.saved_values + static_cast<std::size_t>(en.block) * q.threads * q.values_per_thread
@@ -329,6 +342,7 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
       atomicExch(&q.block_state[en.block], state);
     }
   }
+  count_block_done(q.done);
 }
 
 }  // namespace gpusched::live

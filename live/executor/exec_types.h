@@ -92,6 +92,9 @@ struct ExecQueues {
   // its end (no claim, no stop): worker w runs block part_first_block + w without loading its entry, which a kernel of
   // short blocks (histogram's 3 us) would pay at every block's start.
   std::int32_t part_first_block = -1;
+  // Parts of pieces of a launch another one waits for: every worker adds one here when it leaves (after its writes),
+  // and the waiting launch's stream waits for the count (run_native) instead of for an event behind each part.
+  std::uint32_t* done = nullptr;
 };
 
 }  // namespace gpusched::live

@@ -69,6 +69,22 @@ __global__ void instrumented_kernel(typename Body::Args args, int offset, Device
   if (threadIdx.x == 0) record_block(records + blockIdx.x, start_lo, point);
 }
 
+// instrumented_kernel's blocks, each counted in `done` once it has stamped its end (count_block_done): a part of a
+// launch another one waits for (run_native).
+template <class Body>
+__global__ void counted_kernel(typename Body::Args args, int offset, DeviceBlockRecord* records, std::uint32_t* done) {
+  __shared__ unsigned long long point;
+  unsigned start_lo = 0;
+  if (threadIdx.x == 0) {
+    start_lo = static_cast<unsigned>(globaltimer_ns());
+    point = 0;
+  }
+  Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, &point});
+  __syncthreads();
+  if (threadIdx.x == 0) record_block(records + blockIdx.x, start_lo, point);
+  count_block_done(done);
+}
+
 // The same without the final barrier: each warp, once done, counts itself in the block's record; the last one
 // stamps the end. Thread 0's writes of `start` and `point` reach it through the count (fence, atomic; atomic,
 // fence). Warps leave as they finish, as in the plain kernel.
@@ -119,7 +135,7 @@ __global__ void instrumented_kernel_per_warp(typename Body::Args args, int offse
 // worker takes blocks of the range in turn, each stamped as instrumented_kernel stamps one.
 template <class Body>
 __global__ void capped_kernel(typename Body::Args args, int offset, int blocks, int cap, int sm_count,
-                              unsigned* counters, DeviceBlockRecord* records) {
+                              unsigned* counters, DeviceBlockRecord* records, std::uint32_t* done) {
   __shared__ unsigned long long point;
   __shared__ int next;
   if (threadIdx.x == 0) {
@@ -141,7 +157,12 @@ __global__ void capped_kernel(typename Body::Args args, int offset, int blocks, 
     Body::block(args, BlockContext{b + offset, &point});
     __syncthreads();
     if (threadIdx.x == 0) record_block(records + b, start_lo, point);
-    __syncthreads();  // every thread has read `next` and the body's shared memory is free again
+    // Every thread has read `next` and the body's shared memory is free again; with `done`, the block is counted.
+    if (done) {
+      count_block_done(done);
+    } else {
+      __syncthreads();
+    }
   }
 }
 
@@ -186,10 +207,16 @@ class SuiteKernelBase : public SuiteKernel {
       plain_kernel<Body><<<s.blocks, s.threads, s.dynamic_smem, st>>>(args_, offset);
     GPUSCHED_CUDA(cudaGetLastError());
   }
+  void launch_counted(const LaunchShape& s, int offset, DeviceBlockRecord* records, std::uint32_t* done,
+                      void* stream) override {
+    counted_kernel<Body>
+        <<<s.blocks, s.threads, s.dynamic_smem, static_cast<cudaStream_t>(stream)>>>(args_, offset, records, done);
+    GPUSCHED_CUDA(cudaGetLastError());
+  }
   void launch_capped(const LaunchShape& s, int offset, int workers, int cap, int sm_count, unsigned* counters,
-                     DeviceBlockRecord* records, void* stream) override {
+                     DeviceBlockRecord* records, std::uint32_t* done, void* stream) override {
     capped_kernel<Body><<<workers, s.threads, s.dynamic_smem, static_cast<cudaStream_t>(stream)>>>(
-        args_, offset, s.blocks, cap, sm_count, counters, records);
+        args_, offset, s.blocks, cap, sm_count, counters, records, done);
     GPUSCHED_CUDA(cudaGetLastError());
   }
   void execute(const ExecQueues& q, int workers, int dynamic_smem, void* stream) override {

@@ -82,8 +82,14 @@ class SuiteKernel {
   // memory of `sm_count` + 1 zeroed words (per-SM admissions, then the next block). A part of a plan held to the
   // plan's blocks an SM (gpusched-live validate --capped-parts; docs/validation.md, "What the hardware makes of a plan
   // in parts").
+  // `done` (device memory, or null): counts every block of the range once it has run.
   virtual void launch_capped(const LaunchShape& shape, int block_offset, int workers, int cap, int sm_count,
-                             unsigned* counters, DeviceBlockRecord* records, void* stream) = 0;
+                             unsigned* counters, DeviceBlockRecord* records, std::uint32_t* done, void* stream) = 0;
+  // As `launch` with records (not null), each block adding one to `done` (device memory) once it has stamped its end,
+  // after its writes: a part of a launch that another launch waits for (run_native), which waits for the count
+  // instead of for an event recorded behind the part.
+  virtual void launch_counted(const LaunchShape& shape, int block_offset, DeviceBlockRecord* records,
+                              std::uint32_t* done, void* stream) = 0;
   // Which instrumentation `launch` uses when it records (default: a barrier, then thread 0 stamps; the
   // last-warp variant measured no cheaper, docs/live.md).
   void set_stamping(Stamping s) { stamping_ = s; }

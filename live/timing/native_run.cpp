@@ -24,7 +24,7 @@ decltype(&::cuStreamWaitValue32) stream_wait_value32() {
   const cudaError_t err =
       cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &p, CUDART_VERSION, cudaEnableDefault, &found);
   if (err != cudaSuccess || found != cudaDriverEntryPointSuccess || !p)
-    throw LiveError("native run: the driver has no cuStreamWaitValue32 (gated parts)");
+    throw LiveError("native run: the driver has no cuStreamWaitValue32 (gated parts, counted parts)");
   return reinterpret_cast<decltype(&::cuStreamWaitValue32)>(p);
 }
 
@@ -94,6 +94,16 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
   std::vector<DeviceBlockRecord*> records(n, nullptr);
   std::vector<cudaStream_t> stream_of(n, nullptr);
   std::vector<cudaEvent_t> done(n, nullptr);
+  // A launch in parts that another launch waits for (a stream successor or an explicit dependant) counts its blocks
+  // (or pieces) as they end in device memory, `done_count[i]`, and the waiting launch's streams wait for the count to
+  // reach `done_target[i]` (cuStreamWaitValue32). No event is recorded behind a part: one held up every later part the
+  // runtime had put on the same hardware queue until that part ended, so a plan of many parts ran a few dozen of them
+  // at a time (chimera's bursts-h100 plan: first blocks 2.2 ms late; docs/validation.md, "Events behind parts").
+  std::vector<char> awaited(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const std::size_t p : w.dag.predecessors(i)) awaited[p] = 1;
+  std::vector<std::uint32_t*> done_count(n, nullptr);
+  std::vector<std::uint32_t> done_target(n, 0);
   // Planned samples: the first blocks alone on their stream, their own records, an event the rest waits on. With a
   // second sample stream, block 0 alone on the first (the event follows it: the plan's prediction is the first
   // sample block's end) and blocks 1..k-1 on the second.
@@ -117,7 +127,6 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     cudaStream_t stream;
   };
   std::vector<std::vector<DeviceBlockRecord*>> part_record(n);
-  std::vector<std::vector<cudaEvent_t>> part_done(n);
   auto parts = [&](std::size_t i) {
     std::vector<Part> out;
     if (partitioned(i)) {
@@ -153,9 +162,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     for (auto* r : others_record) cudaFree(r);
     for (const auto& list : part_record)
       for (auto* r : list) cudaFree(r);
-    for (const auto& list : part_done)
-      for (auto e : list)
-        if (e) cudaEventDestroy(e);
+    for (auto* c : done_count) cudaFree(c);
     for (auto e : done)
       if (e) cudaEventDestroy(e);
     for (const auto* list : {&sampled, &others_done})
@@ -177,13 +184,16 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
           part_record[i].push_back(nullptr);
           GPUSCHED_CUDA(cudaMalloc(&part_record[i].back(), record_buffer_bytes(part.blocks)));
           GPUSCHED_CUDA(cudaMemset(part_record[i].back(), 0, record_buffer_bytes(part.blocks)));
-          part_done[i].push_back(nullptr);
-          GPUSCHED_CUDA(cudaEventCreateWithFlags(&part_done[i].back(), cudaEventDisableTiming));
+          done_target[i] += static_cast<std::uint32_t>(part.blocks);
           part_counters[i].push_back(nullptr);
           if (part.cap > 0 && !part.pieces) {
             GPUSCHED_CUDA(cudaMalloc(&part_counters[i].back(), counter_bytes));
             GPUSCHED_CUDA(cudaMemset(part_counters[i].back(), 0, counter_bytes));
           }
+        }
+        if (awaited[i]) {
+          GPUSCHED_CUDA(cudaMalloc(&done_count[i], sizeof(std::uint32_t)));
+          GPUSCHED_CUDA(cudaMemset(done_count[i], 0, sizeof(std::uint32_t)));
         }
       } else {
         const int blocks = launches[i].shape.blocks - sample_blocks[i];
@@ -260,7 +270,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
         GPUSCHED_CUDA(cudaMalloc(&c, counter_bytes));
         GPUSCHED_CUDA(cudaMemset(c, 0, counter_bytes));
         scratch.push_back(c);
-        launches[i].kernel->launch_capped(shape, 0, 1, 1, sm_count, c, rec, s);
+        launches[i].kernel->launch_capped(shape, 0, 1, 1, sm_count, c, rec, nullptr, s);
       }
       if (in_pieces(i)) {  // and the part kernel, on a scratch entry (block 0 run whole) and scratch state
         ExecQueues q = *options.parts[i].front().pieces;
@@ -283,31 +293,46 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     NativeExecution out;
     out.clock_uncertainty = sync.rtt_ns / 2;
     out.called.assign(n, 0);
-    // One part of a partitioned launch on its stream: its predecessors' waits, `before` (a gate's wait, or nothing),
-    // its grid and its event; after the launch's last part, the launch's done event behind all of them.
+    // `stream` waits for launch p: for its blocks' count where it runs in parts, else for its done event.
+    decltype(&::cuStreamWaitValue32) wait_value_entry = nullptr;  // looked up at its first use
+    auto wait_value = [&](cudaStream_t stream, CUdeviceptr at, std::uint32_t value, unsigned flags) {
+      if (!wait_value_entry) wait_value_entry = stream_wait_value32();
+      return wait_value_entry(stream, at, value, flags);
+    };
+    auto await_launch = [&](cudaStream_t stream, std::size_t p) {
+      if (!done_count[p]) {
+        GPUSCHED_CUDA(cudaStreamWaitEvent(stream, done[p], 0));
+        return;
+      }
+      const CUresult r =
+          wait_value(stream, reinterpret_cast<CUdeviceptr>(done_count[p]), done_target[p], CU_STREAM_WAIT_VALUE_GEQ);
+      if (r != CUDA_SUCCESS) throw LiveError(fmt::format("native run: cuStreamWaitValue32 failed ({})", int(r)));
+    };
+    // One part of a partitioned launch on its stream: its predecessors' waits, `before` (a gate's wait, or nothing)
+    // and its grid, whose blocks count themselves where another launch waits for this one.
     auto issue_part = [&](const Item& item, const auto& before) {
       const std::size_t i = item.launch;
       const auto j = static_cast<std::size_t>(item.part);
       const auto& part = options.parts[i][j];
       const auto stream = static_cast<cudaStream_t>(part.stream);
       const std::int64_t called = host_now_ns();
-      for (const std::size_t p : w.dag.predecessors(i)) GPUSCHED_CUDA(cudaStreamWaitEvent(stream, done[p], 0));
+      for (const std::size_t p : w.dag.predecessors(i)) await_launch(stream, p);
       before(stream);
       LaunchShape shape = launches[i].shape;
       shape.blocks = part.blocks;
-      if (part.pieces)
-        launches[i].kernel->execute_part(*part.pieces, part.blocks, shape.dynamic_smem, stream);
-      else if (part.cap > 0)
+      if (part.pieces) {
+        ExecQueues q = *part.pieces;
+        q.done = done_count[i];
+        launches[i].kernel->execute_part(q, part.blocks, shape.dynamic_smem, stream);
+      } else if (part.cap > 0) {
         launches[i].kernel->launch_capped(shape, part.first, std::max(1, part.workers), part.cap, sm_count,
-                                          part_counters[i][j], part_record[i][j], stream);
-      else
+                                          part_counters[i][j], part_record[i][j], done_count[i], stream);
+      } else if (done_count[i]) {
+        launches[i].kernel->launch_counted(shape, part.first, part_record[i][j], done_count[i], stream);
+      } else {
         launches[i].kernel->launch(shape, part.first, part_record[i][j], stream);
-      GPUSCHED_CUDA(cudaEventRecord(part_done[i][j], stream));
-      out.call_ns.push_back(host_now_ns() - called);
-      if (j + 1 == options.parts[i].size()) {
-        for (auto e : part_done[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], e, 0));
-        GPUSCHED_CUDA(cudaEventRecord(done[i], stream_of[i]));
       }
+      out.call_ns.push_back(host_now_ns() - called);
     };
     // Gated parts: every part with a stream wait on the counter reaching its rank, all before t = 0 in the order of
     // their times (so a predecessor's done event is recorded before a successor waits on it: the order puts a
@@ -322,7 +347,6 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     out.gated = options.gate_parts && !options.parts.empty();
     for (std::size_t i = 0; i < n && out.gated; ++i) out.gated = partitioned(i);
     if (out.gated) {
-      const auto wait_value = stream_wait_value32();
       GPUSCHED_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&gate), 64, cudaHostAllocMapped));
       std::atomic_ref<std::uint32_t>(*gate).store(0, std::memory_order_release);
       void* gate_device = nullptr;
@@ -360,9 +384,9 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
       out.called[i] = called - t0;
       for (const std::size_t p : w.dag.predecessors(i)) {
-        if (stream_of[p] != stream_of[i]) GPUSCHED_CUDA(cudaStreamWaitEvent(stream_of[i], done[p], 0));
+        if (stream_of[p] != stream_of[i] || done_count[p]) await_launch(stream_of[i], p);
         for (cudaStream_t s : {sample_stream[i], others_stream[i]})
-          if (s) GPUSCHED_CUDA(cudaStreamWaitEvent(s, done[p], 0));
+          if (s) await_launch(s, p);
       }
       // The sample first (the event after its first grid), then the rest behind it.
       for (const Part& part : parts(i)) {
