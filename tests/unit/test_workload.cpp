@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "core/dependency_order.h"
 #include "core/workload_io.h"
 #include "test_helpers.h"
 
@@ -97,4 +98,36 @@ TEST(WorkloadIo, BlockCoalescedIsWrittenOnlyWhenSet) {
   const std::string text = gpusched::workload_file_text(w, {"k.kernel.toml"});
   EXPECT_NE(text.find("block_coalesced = true"), std::string::npos);
   EXPECT_EQ(text.find("block_coalesced"), text.rfind("block_coalesced"));  // once: y has the default
+}
+
+// An execution keeps its dependencies when no launch starts a block before its predecessors' last blocks end
+// (gpusched-live validate checks every execution so).
+TEST(DependencyOrder, ALaunchStartingBeforeItsPredecessorEndedIsABreach) {
+  auto k = kernel("k", 1, 32, {10});
+  // a -> c (after), a -> d (stream s); b is free.
+  std::vector<Launch> ls{launch("a", 0, 0), launch("b", 0, 0), launch("c", 0, 0, {0}), launch("d", 0, 0)};
+  ls[0].stream = "s";
+  ls[3].stream = "s";
+  const auto w = make_workload("w", {k}, ls);
+  const auto piece = [](std::int32_t l, std::int32_t b, TimeNs s, TimeNs e) {
+    BlockPiece p;
+    p.launch = l;
+    p.block = b;
+    p.start = s;
+    p.end = e;
+    return p;
+  };
+  Schedule s;
+  // a's blocks end at 100 and 140; b runs beside it; c starts at 140 (on time: its first start = a's last end);
+  // d starts at 120, 20 ns before a's last block ended at 140.
+  s.pieces = {piece(0, 0, 0, 100), piece(0, 1, 40, 140), piece(1, 0, 50, 60), piece(2, 0, 140, 200),
+              piece(3, 0, 120, 180), piece(3, 1, 150, 190)};
+  const auto breaches = dependency_breaches(w, s);
+  ASSERT_EQ(breaches.size(), 1u);
+  EXPECT_EQ(breaches[0].launch, 3);
+  EXPECT_EQ(breaches[0].predecessor, 0);
+  EXPECT_EQ(breaches[0].early, 20);  // 140 - 120
+  // A launch that ran nothing breaks nothing, and nor does a predecessor that ran nothing.
+  s.pieces = {piece(2, 0, 0, 10), piece(3, 0, 0, 10)};
+  EXPECT_TRUE(dependency_breaches(w, s).empty());
 }
