@@ -856,7 +856,8 @@ int validate_command(const ValidateArgs& a) {
       // parts is waited for through its blocks' count: docs/validation.md, "Events behind parts").
       if (const auto breaches = dependency_breaches(w, live_record.schedule); !breaches.empty()) {
         for (const auto& b : breaches)
-          fmt::print(stderr, "validate: {}: launch '{}' started {:.1f} us before launch '{}', which it waits for, ended\n",
+          fmt::print(stderr,
+                     "validate: {}: launch '{}' started {:.1f} us before launch '{}', which it waits for, ended\n",
                      policy, w.launches[static_cast<std::size_t>(b.launch)].id, static_cast<double>(b.early) / 1e3,
                      w.launches[static_cast<std::size_t>(b.predecessor)].id);
         exceeded = true;

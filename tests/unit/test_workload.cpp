@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "core/error.h"
 #include "core/dependency_order.h"
+#include "core/error.h"
 #include "core/workload_io.h"
 #include "test_helpers.h"
 
@@ -120,8 +120,8 @@ TEST(DependencyOrder, ALaunchStartingBeforeItsPredecessorEndedIsABreach) {
   Schedule s;
   // a's blocks end at 100 and 140; b runs beside it; c starts at 140 (on time: its first start = a's last end);
   // d starts at 120, 20 ns before a's last block ended at 140.
-  s.pieces = {piece(0, 0, 0, 100), piece(0, 1, 40, 140), piece(1, 0, 50, 60), piece(2, 0, 140, 200),
-              piece(3, 0, 120, 180), piece(3, 1, 150, 190)};
+  s.pieces = {piece(0, 0, 0, 100),   piece(0, 1, 40, 140),  piece(1, 0, 50, 60),
+              piece(2, 0, 140, 200), piece(3, 0, 120, 180), piece(3, 1, 150, 190)};
   const auto breaches = dependency_breaches(w, s);
   ASSERT_EQ(breaches.size(), 1u);
   EXPECT_EQ(breaches[0].launch, 3);
