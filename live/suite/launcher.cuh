@@ -50,14 +50,16 @@ __device__ __forceinline__ void record_block(DeviceBlockRecord* record, unsigned
   *record = r;
 }
 
+// One block of instrumented_kernel, inlined into it and into counted_kernel so that both compile the same body.
+// Only thread 0 reads or writes `start` and `point` before the final barrier, so no barrier is needed here: the
+// instrumentation adds one timer read at each end and one barrier per block. The start stays in thread 0's register
+// until the end: storing it at once would stall warp 0 for the timer read's latency before its first load, which a
+// latency-bound kernel (the stencil) pays on every block. Only its low 32 bits are kept (one register, so that the
+// body keeps the plain kernel's register count): the high bits are the end's, less one if the low bits wrapped in
+// between (blocks are far shorter than 2^32 ns = 4.3 s).
 template <class Body>
-__global__ void instrumented_kernel(typename Body::Args args, int offset, DeviceBlockRecord* records) {
-  // Only thread 0 reads or writes `start` and `point` before the final barrier, so no barrier is needed here:
-  // the instrumentation adds one timer read at each end and one barrier per block. The start stays in thread
-  // 0's register until the end: storing it at once would stall warp 0 for the timer read's latency before
-  // its first load, which a latency-bound kernel (the stencil) pays on every block. Only its low 32 bits are
-  // kept (one register, so that the body keeps the plain kernel's register count): the high bits are the
-  // end's, less one if the low bits wrapped in between (blocks are far shorter than 2^32 ns = 4.3 s).
+__device__ __forceinline__ void run_instrumented_block(const typename Body::Args& args, int offset,
+                                                       DeviceBlockRecord* records) {
   __shared__ unsigned long long point;
   unsigned start_lo = 0;
   if (threadIdx.x == 0) {
@@ -69,19 +71,16 @@ __global__ void instrumented_kernel(typename Body::Args args, int offset, Device
   if (threadIdx.x == 0) record_block(records + blockIdx.x, start_lo, point);
 }
 
+template <class Body>
+__global__ void instrumented_kernel(typename Body::Args args, int offset, DeviceBlockRecord* records) {
+  run_instrumented_block<Body>(args, offset, records);
+}
+
 // instrumented_kernel's blocks, each counted in `done` once it has stamped its end (count_block_done): a part of a
 // launch another one waits for (run_native).
 template <class Body>
 __global__ void counted_kernel(typename Body::Args args, int offset, DeviceBlockRecord* records, std::uint32_t* done) {
-  __shared__ unsigned long long point;
-  unsigned start_lo = 0;
-  if (threadIdx.x == 0) {
-    start_lo = static_cast<unsigned>(globaltimer_ns());
-    point = 0;
-  }
-  Body::block(args, BlockContext{static_cast<int>(blockIdx.x) + offset, &point});
-  __syncthreads();
-  if (threadIdx.x == 0) record_block(records + blockIdx.x, start_lo, point);
+  run_instrumented_block<Body>(args, offset, records);
   count_block_done(done);
 }
 
