@@ -5,7 +5,7 @@
 # $OUT/ab-NAME.log for each build; compare with `python3 scripts/executor-table.py ab-NAME.csv`.
 #   bash live/ab-on-device.sh TAG NAME=BINARY NAME=BINARY     (TAG names the GPU: h100, h200)
 # Environment: WORKLOADS (default "validate live bursts"), REPEATS (default 3), POLICIES (default the six the
-# fused worker carries out), EXECUTOR (default fused).
+# fused worker carries out), EXECUTOR (default fused), INTERFERENCE (the models predicted, default none).
 set -uo pipefail
 tag=${1:?tag}
 shift
@@ -26,7 +26,7 @@ for r in $(seq 1 "${REPEATS:-3}"); do
       any=""
       [ "$w" = live ] && any=--any-gpu
       echo "=== $name $w repeat $r" >> "$out/ab-$name.log"
-      "$bin" validate -w traces/workloads/$w-$tag.toml --policy "$policies" --interference none $any \
+      "$bin" validate -w traces/workloads/$w-$tag.toml --policy "$policies" --interference ${INTERFERENCE:-none} $any \
         --db /tmp/ab-$name-$w.db --csv "$out/ab-$name.csv" --repeat "$r" --executor "${EXECUTOR:-fused}" \
         >> "$out/ab-$name.log" 2>&1
       echo "$name $w repeat $r exit $?"
