@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "sim/launch_priorities.h"
+
 namespace gpusched::sim {
 
 bool every_launch_has_parts(const std::vector<std::vector<PlannedPart>>& cut) {
@@ -89,6 +91,42 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
         parts.push_back(std::move(part));
     }
   }
+  return out;
+}
+
+std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan) {
+  std::vector<PlannedPartPiece> out;
+  const auto& pieces = plan.schedule.pieces;
+  if (runs_blocks_whole(plan)) {
+    const auto cut = planned_parts(plan);
+    if (!every_launch_has_parts(cut)) return out;
+    // The plan's piece of each block, by launch and block.
+    std::vector<std::vector<std::size_t>> of_block(cut.size());
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      auto& v = of_block.at(static_cast<std::size_t>(pieces[i].launch));
+      if (v.size() <= static_cast<std::size_t>(pieces[i].block))
+        v.resize(static_cast<std::size_t>(pieces[i].block) + 1);
+      v[static_cast<std::size_t>(pieces[i].block)] = i;
+    }
+    for (std::size_t l = 0; l < cut.size(); ++l)
+      for (std::size_t j = 0; j < cut[l].size(); ++j) {
+        const std::size_t at = out.size();
+        for (std::int32_t b = cut[l][j].first; b < cut[l][j].first + cut[l][j].blocks; ++b) {
+          const auto& p = pieces[of_block[l].at(static_cast<std::size_t>(b))];
+          out.push_back({static_cast<std::int32_t>(l), static_cast<std::int32_t>(j), b, p.start, p.end});
+        }
+        std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(at), out.end(),
+                         [](const PlannedPartPiece& a, const PlannedPartPiece& b) { return a.start < b.start; });
+      }
+    return out;
+  }
+  const auto cut = planned_piece_parts(plan);
+  if (cut.empty() || std::any_of(cut.begin(), cut.end(), [](const auto& c) { return c.empty(); })) return out;
+  for (std::size_t l = 0; l < cut.size(); ++l)
+    for (std::size_t j = 0; j < cut[l].size(); ++j)
+      for (const std::size_t i : cut[l][j].pieces)
+        out.push_back({static_cast<std::int32_t>(l), static_cast<std::int32_t>(j), pieces[i].block, pieces[i].start,
+                       pieces[i].end});
   return out;
 }
 

@@ -45,4 +45,16 @@ struct PlannedPieces {
 // several GPUs.
 std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan);
 
+// One planned piece of a plan cut as `gpusched-live validate` cuts it in parts: by planned_parts where every block runs
+// in one piece, else by planned_piece_parts. `gpusched as-priorities --parts-csv` writes them, and
+// scripts/part-lateness.py lays an execution's pieces over them (docs/validation.md, "Events behind parts").
+struct PlannedPartPiece {
+  std::int32_t launch = 0;
+  std::int32_t part = 0;  // the part's index among its launch's parts
+  std::int32_t block = 0;
+  TimeNs start = 0, end = 0;
+};
+// In launch, part and planned start order; empty for a plan no cut covers (a launch without parts, several GPUs).
+std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan);
+
 }  // namespace gpusched::sim

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
+#include "core/atomic_file.h"
 #include "core/name_list.h"
 #include "sim/cli/commands.h"
 #include "sim/launch_priorities.h"
@@ -19,7 +21,7 @@ void add_as_priorities_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "as-priorities", "Replay each policy's plan as the hardware dispatcher would run it with stream priorities");
   struct Args {
-    std::string workload, gpu, policies = "all", interference = "none";
+    std::string workload, gpu, policies = "all", interference = "none", parts_csv;
     std::vector<std::string> sets;
     int levels = 6;
     bool per_launch = false, parts_capped = false, part_priorities = false;
@@ -42,6 +44,10 @@ void add_as_priorities_command(CLI::App& app) {
   cmd->add_flag("--part-priorities", a->part_priorities,
                 "Also replay the parts each at a priority of its own, from the plan's order of issue among the parts "
                 "that share SMs (validate's --part-priorities); with --parts-capped, both as well");
+  cmd->add_option(
+      "--parts-csv", a->parts_csv,
+      "Write each policy's plan cut as validate cuts it in parts, one row per planned piece "
+      "(policy,launch,launch_id,part,block,start_ns,end_ns); scripts/part-lateness.py lays an execution over it");
   cmd->add_flag("--per-launch", a->per_launch,
                 "Also each launch: its priority, planned and replayed first block and turnaround");
   cmd->callback([a] {
@@ -61,6 +67,11 @@ void add_as_priorities_command(CLI::App& app) {
     fmt::print("{:<15} {:>6} {:>7} {:>13} {:>10} {:>10} {:>13} {:>13}\n", "policy", "levels", "clamped", "turn.err med",
                "p90", "max", "plan mk", "replay mk");
     fmt::print("(fifo, sjf and knapsack replay exactly: validate's auto carries them out natively)\n");
+    std::optional<AtomicFile> parts_csv;
+    if (!a->parts_csv.empty()) {
+      parts_csv.emplace(a->parts_csv);
+      parts_csv->write("policy,launch,launch_id,part,block,start_ns,end_ns\n");
+    }
     for (const auto& policy : policies) {
       sim::RunOptions o;
       o.policy = policy;
@@ -68,6 +79,13 @@ void add_as_priorities_command(CLI::App& app) {
       o.interference = model;
       o.seed = a->seed;
       const RunResult plan = sim::run_workload(w, loaded.gpu, o, alone);
+      if (parts_csv) {
+        std::string rows;
+        for (const auto& p : sim::planned_part_pieces(plan))
+          rows += fmt::format("{},{},{},{},{},{},{}\n", policy, p.launch,
+                              w.launches[static_cast<std::size_t>(p.launch)].id, p.part, p.block, p.start, p.end);
+        parts_csv->write(rows);
+      }
       auto r = sim::replay_as_priorities(w, loaded.gpu, plan, o, a->levels, alone);
       const auto& e = r.turnaround_err_pct;
       fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", policy,
@@ -155,6 +173,7 @@ void add_as_priorities_command(CLI::App& app) {
         }
       }
     }
+    if (parts_csv) parts_csv->commit();
   });
 }
 

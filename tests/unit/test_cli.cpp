@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 
 #include "sim/runner.h"
 #include "test_helpers.h"
@@ -131,6 +132,37 @@ TEST(Cli, AsPrioritiesReplaysPartsEachWay) {
       << out;
   for (const char* line : {"  37 parts ", "\n  capped ", "\n  by part ", "\n  both ", "part (by part)", "\n  sad#0 "})
     EXPECT_NE(out.find(line), std::string::npos) << line << "\n" << out;
+}
+
+TEST(Cli, AsPrioritiesWritesThePartsValidateWouldCut) {
+  // validate-h100's plans under spatial (cut into parts of blocks) and chimera (parts of pieces): one row per planned
+  // piece, so as many rows per policy as its plan has pieces.
+  const std::string csv = (std::filesystem::temp_directory_path() / "gpusched_parts_cli.csv").string();
+  std::string out;
+  ASSERT_EQ(run_cli("as-priorities -w " + std::string(GPUSCHED_TRACES_DIR) +
+                        "/workloads/validate-h100.toml -p spatial,chimera --parts-csv " + csv,
+                    out),
+            0)
+      << out;
+  const std::string rows = gpusched::test::read_file(csv);
+  ASSERT_EQ(rows.rfind("policy,launch,launch_id,part,block,start_ns,end_ns\n", 0), 0u) << rows.substr(0, 200);
+  std::map<std::string, std::size_t> per_policy;
+  std::size_t at = rows.find('\n') + 1;
+  while (at < rows.size()) {
+    per_policy[rows.substr(at, rows.find(',', at) - at)]++;
+    at = rows.find('\n', at) + 1;
+  }
+  // Each plan's pieces, from the simulation of the same workload and policy.
+  const auto loaded = gpusched::sim::load_workload_and_gpu(
+      std::string(GPUSCHED_TRACES_DIR) + "/workloads/validate-h100.toml", "", nullptr, "--gpu", "");
+  gpusched::sim::AloneTimeCache cache;
+  for (const std::string policy : {"spatial", "chimera"}) {
+    gpusched::sim::RunOptions o;
+    o.policy = policy;
+    const auto plan = gpusched::sim::run_workload(loaded.workload, loaded.gpu, o, cache);
+    EXPECT_EQ(per_policy[policy], plan.schedule.pieces.size()) << policy;
+  }
+  std::filesystem::remove(csv);
 }
 
 TEST(Cli, BadPolicyParametersAreInputErrors) {

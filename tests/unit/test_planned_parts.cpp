@@ -174,3 +174,47 @@ TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
   }
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
 }
+
+// The rows `gpusched as-priorities --parts-csv` writes: each planned piece with its part, by launch, part and start.
+TEST(PlannedPartPieces, EachPieceOfEitherCutWithItsPart) {
+  // Blocks whole: ALaunchIsCutWhereThePartitionChanges' plan. Launch 0's parts: blocks 0-3 [0, 100) and 4-5
+  // [100, 200); launch 1's: blocks 0-1 [100, 250) and 2-3 [200, 300).
+  RunResult whole = launches_finishing_at({200, 300});
+  for (std::int32_t b = 0; b < 4; ++b)
+    whole.schedule.pieces.push_back(BlockPiece{0, 100, 0, b, 0, static_cast<std::int16_t>(b)});
+  whole.schedule.pieces.push_back(BlockPiece{100, 200, 0, 4, 0, 0});
+  whole.schedule.pieces.push_back(BlockPiece{100, 200, 0, 5, 0, 1});
+  whole.schedule.pieces.push_back(BlockPiece{100, 250, 1, 0, 0, 2});
+  whole.schedule.pieces.push_back(BlockPiece{100, 250, 1, 1, 0, 3});
+  whole.schedule.pieces.push_back(BlockPiece{200, 300, 1, 2, 0, 0});
+  whole.schedule.pieces.push_back(BlockPiece{200, 300, 1, 3, 0, 1});
+  const auto w = planned_part_pieces(whole);
+  ASSERT_EQ(w.size(), 10u);
+  const auto row = [](const PlannedPartPiece& p) {
+    return std::vector<std::int64_t>{p.launch, p.part, p.block, p.start, p.end};
+  };
+  EXPECT_EQ(row(w[0]), (std::vector<std::int64_t>{0, 0, 0, 0, 100}));
+  EXPECT_EQ(row(w[3]), (std::vector<std::int64_t>{0, 0, 3, 0, 100}));
+  EXPECT_EQ(row(w[4]), (std::vector<std::int64_t>{0, 1, 4, 100, 200}));
+  EXPECT_EQ(row(w[6]), (std::vector<std::int64_t>{1, 0, 0, 100, 250}));
+  EXPECT_EQ(row(w[9]), (std::vector<std::int64_t>{1, 1, 3, 200, 300}));
+  // Blocks in pieces: APreemptedBlockIsCutWhereItsSmChangesHands' plan. Launch 0's parts: pieces of blocks 0 and 1
+  // from 0, block 2 from 60, block 1 resumed at 100; launch 1's block 0 alone.
+  RunResult pieces = launches_finishing_at({150, 90});
+  pieces.schedule.pieces.push_back(BlockPiece{0, 60, 0, 0, 0, 0});
+  pieces.schedule.pieces.push_back(BlockPiece{0, 40, 0, 1, 0, 1, PieceOutcome::SwitchedOut});
+  pieces.schedule.pieces.push_back(BlockPiece{40, 90, 1, 0, 0, 1});
+  pieces.schedule.pieces.push_back(BlockPiece{60, 120, 0, 2, 0, 0});
+  pieces.schedule.pieces.push_back(BlockPiece{100, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn});
+  const auto p = planned_part_pieces(pieces);
+  ASSERT_EQ(p.size(), 5u);
+  EXPECT_EQ(row(p[0]), (std::vector<std::int64_t>{0, 0, 0, 0, 60}));
+  EXPECT_EQ(row(p[1]), (std::vector<std::int64_t>{0, 0, 1, 0, 40}));
+  EXPECT_EQ(row(p[2]), (std::vector<std::int64_t>{0, 1, 2, 60, 120}));
+  EXPECT_EQ(row(p[3]), (std::vector<std::int64_t>{0, 2, 1, 100, 150}));
+  EXPECT_EQ(row(p[4]), (std::vector<std::int64_t>{1, 0, 0, 40, 90}));
+  // A plan no cut covers (a block in pieces on two GPUs would be one; here a launch without pieces) gives no rows.
+  RunResult empty = launches_finishing_at({100, 100});
+  empty.schedule.pieces.push_back(BlockPiece{0, 100, 0, 0, 0, 0});
+  EXPECT_TRUE(planned_part_pieces(empty).empty());
+}
