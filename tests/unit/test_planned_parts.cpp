@@ -18,11 +18,10 @@ RunResult launches_finishing_at(const std::vector<TimeNs>& finish) {
   }
   return r;
 }
-}  // namespace
 
-TEST(PlannedParts, ALaunchIsCutWhereThePartitionChanges) {
-  // Four SMs. Launch 0: blocks 0-3 at t = 0 on SMs 0-3, blocks 4-5 at 100 on SMs 0-1; it ends at 200. Launch 1 starts
-  // at 100 (blocks 0-1 on SMs 2-3) and gets SMs 0-1 at 200 (blocks 2-3); it ends at 300.
+// Four SMs. Launch 0: blocks 0-3 at t = 0 on SMs 0-3, blocks 4-5 at 100 on SMs 0-1; it ends at 200. Launch 1 starts
+// at 100 (blocks 0-1 on SMs 2-3) and gets SMs 0-1 at 200 (blocks 2-3); it ends at 300.
+RunResult repartitioned_plan() {
   RunResult r = launches_finishing_at({200, 300});
   for (std::int32_t b = 0; b < 4; ++b)
     r.schedule.pieces.push_back(BlockPiece{0, 100, 0, b, 0, static_cast<std::int16_t>(b)});
@@ -32,6 +31,25 @@ TEST(PlannedParts, ALaunchIsCutWhereThePartitionChanges) {
   r.schedule.pieces.push_back(BlockPiece{100, 250, 1, 1, 0, 3});
   r.schedule.pieces.push_back(BlockPiece{200, 300, 1, 2, 0, 0});
   r.schedule.pieces.push_back(BlockPiece{200, 300, 1, 3, 0, 1});
+  return r;
+}
+
+// Two SMs. Launch 0: blocks 0-1 at t = 0 on SMs 0-1. At 40 launch 1 takes SM 1: launch 0's block 1 is switched out
+// there (piece [0, 40)) and launch 1's block 0 runs [40, 90). Launch 0's block 2 starts at 60 on SM 0 (its block 0
+// ended at 60), and block 1 resumes at 100 on SM 1 (piece [100, 150)). Launch 0 ends at 150, launch 1 at 90.
+RunResult preempted_plan() {
+  RunResult r = launches_finishing_at({150, 90});
+  r.schedule.pieces.push_back(BlockPiece{0, 60, 0, 0, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{0, 40, 0, 1, 0, 1, PieceOutcome::SwitchedOut});
+  r.schedule.pieces.push_back(BlockPiece{40, 90, 1, 0, 0, 1});
+  r.schedule.pieces.push_back(BlockPiece{60, 120, 0, 2, 0, 0});
+  r.schedule.pieces.push_back(BlockPiece{100, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn});
+  return r;
+}
+}  // namespace
+
+TEST(PlannedParts, ALaunchIsCutWhereThePartitionChanges) {
+  const RunResult r = repartitioned_plan();
   // Instants: launch 0's first start 0, last start 100, end 200; launch 1's 100, 200, 300. Launch 0's blocks start in
   // [0, 100) (blocks 0-3, SMs 0-3) and [100, 200) (blocks 4-5, SMs 0-1); launch 1's in [100, 200) (blocks 0-1, SMs
   // 2-3) and [200, 300) (blocks 2-3, SMs 0-1).
@@ -119,15 +137,7 @@ TEST(PlannedParts, EveryLaunchHasPartsOnlyWhenNoneIsEmpty) {
 }
 
 TEST(PlannedPieceParts, APreemptedBlockIsCutWhereItsSmChangesHands) {
-  // Two SMs. Launch 0: blocks 0-1 at t = 0 on SMs 0-1. At 40 launch 1 takes SM 1: launch 0's block 1 is switched out
-  // there (piece [0, 40)) and launch 1's block 0 runs [40, 90). Launch 0's block 2 starts at 60 on SM 0 (its block 0
-  // ended at 60), and block 1 resumes at 100 on SM 1 (piece [100, 150)). Launch 0 ends at 150, launch 1 at 90.
-  RunResult r = launches_finishing_at({150, 90});
-  r.schedule.pieces.push_back(BlockPiece{0, 60, 0, 0, 0, 0});
-  r.schedule.pieces.push_back(BlockPiece{0, 40, 0, 1, 0, 1, PieceOutcome::SwitchedOut});
-  r.schedule.pieces.push_back(BlockPiece{40, 90, 1, 0, 0, 1});
-  r.schedule.pieces.push_back(BlockPiece{60, 120, 0, 2, 0, 0});
-  r.schedule.pieces.push_back(BlockPiece{100, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn});
+  const RunResult r = preempted_plan();
   // Blocks in pieces: planned_parts does not cut.
   EXPECT_TRUE(planned_parts(r)[0].empty());
   // Instants: launch 0's first start 0, last start 100, end 150; launch 1's 40, 40, 90; the switched piece's end 40.
@@ -179,16 +189,7 @@ TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
 TEST(PlannedPartPieces, EachPieceOfEitherCutWithItsPart) {
   // Blocks whole: ALaunchIsCutWhereThePartitionChanges' plan. Launch 0's parts: blocks 0-3 [0, 100) and 4-5
   // [100, 200); launch 1's: blocks 0-1 [100, 250) and 2-3 [200, 300).
-  RunResult whole = launches_finishing_at({200, 300});
-  for (std::int32_t b = 0; b < 4; ++b)
-    whole.schedule.pieces.push_back(BlockPiece{0, 100, 0, b, 0, static_cast<std::int16_t>(b)});
-  whole.schedule.pieces.push_back(BlockPiece{100, 200, 0, 4, 0, 0});
-  whole.schedule.pieces.push_back(BlockPiece{100, 200, 0, 5, 0, 1});
-  whole.schedule.pieces.push_back(BlockPiece{100, 250, 1, 0, 0, 2});
-  whole.schedule.pieces.push_back(BlockPiece{100, 250, 1, 1, 0, 3});
-  whole.schedule.pieces.push_back(BlockPiece{200, 300, 1, 2, 0, 0});
-  whole.schedule.pieces.push_back(BlockPiece{200, 300, 1, 3, 0, 1});
-  const auto w = planned_part_pieces(whole);
+  const auto w = planned_part_pieces(repartitioned_plan());
   ASSERT_EQ(w.size(), 10u);
   const auto row = [](const PlannedPartPiece& p) {
     return std::vector<std::int64_t>{p.launch, p.part, p.block, p.start, p.end};
@@ -200,13 +201,7 @@ TEST(PlannedPartPieces, EachPieceOfEitherCutWithItsPart) {
   EXPECT_EQ(row(w[9]), (std::vector<std::int64_t>{1, 1, 3, 200, 300}));
   // Blocks in pieces: APreemptedBlockIsCutWhereItsSmChangesHands' plan. Launch 0's parts: pieces of blocks 0 and 1
   // from 0, block 2 from 60, block 1 resumed at 100; launch 1's block 0 alone.
-  RunResult pieces = launches_finishing_at({150, 90});
-  pieces.schedule.pieces.push_back(BlockPiece{0, 60, 0, 0, 0, 0});
-  pieces.schedule.pieces.push_back(BlockPiece{0, 40, 0, 1, 0, 1, PieceOutcome::SwitchedOut});
-  pieces.schedule.pieces.push_back(BlockPiece{40, 90, 1, 0, 0, 1});
-  pieces.schedule.pieces.push_back(BlockPiece{60, 120, 0, 2, 0, 0});
-  pieces.schedule.pieces.push_back(BlockPiece{100, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn});
-  const auto p = planned_part_pieces(pieces);
+  const auto p = planned_part_pieces(preempted_plan());
   ASSERT_EQ(p.size(), 5u);
   EXPECT_EQ(row(p[0]), (std::vector<std::int64_t>{0, 0, 0, 0, 60}));
   EXPECT_EQ(row(p[1]), (std::vector<std::int64_t>{0, 0, 1, 0, 40}));
