@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/schedule.h"
+#include "core/metrics.h"
 #include "core/time.h"
 #include "core/workload.h"
 
@@ -18,7 +18,8 @@ struct DependencyBreach {
   TimeNs early = 0;              // by this much (> 0)
 };
 
-// Every breach in `s` of `w`'s dependencies, by launch then predecessor. A launch without pieces breaks nothing.
-std::vector<DependencyBreach> dependency_breaches(const Workload& w, const Schedule& s);
+// Every breach of `w`'s dependencies by a run whose launches had these outcomes (first block and finish, as a run's
+// record keeps them), by launch then predecessor. A launch that ran no block (first_dispatch < 0) breaks nothing.
+std::vector<DependencyBreach> dependency_breaches(const Workload& w, const std::vector<LaunchOutcome>& launches);
 
 }  // namespace gpusched

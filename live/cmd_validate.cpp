@@ -854,7 +854,9 @@ int validate_command(const ValidateArgs& a) {
       }
       // An execution that started a launch before one it waits for had ended does not measure the plan (a launch in
       // parts is waited for through its blocks' count: docs/validation.md, "Events behind parts").
-      if (const auto breaches = dependency_breaches(w, live_record.schedule); !breaches.empty()) {
+      std::vector<LaunchOutcome> executed;
+      for (const auto& l : live_record.launches) executed.push_back(l.outcome);
+      if (const auto breaches = dependency_breaches(w, executed); !breaches.empty()) {
         for (const auto& b : breaches)
           fmt::print(stderr,
                      "validate: {}: launch '{}' started {:.1f} us before launch '{}', which it waits for, ended\n",

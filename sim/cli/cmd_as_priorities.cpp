@@ -109,23 +109,25 @@ void add_as_priorities_command(CLI::App& app) {
               "{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", fmt::format("  {} parts", parts),
               "", "", sim::nearest_rank_pct(f, 0.5), sim::nearest_rank_pct(f, 0.9), sim::nearest_rank_pct(f, 1.0), "",
               format_duration(q.replay.metrics.makespan), q.same_finish_order ? "" : "finishes in another order");
+          // Each part's priority of its own, and the replay at them, computed once for the line and the table below.
+          const auto by_part = a->part_priorities ? sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels)
+                                                  : sim::LaunchPriorities{};
           auto print_variant = [&](const char* label, sim::PartsReplayOptions variant) {
-            const auto c = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, variant);
+            auto c = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, variant);
             const auto& g = c.turnaround_err_pct;
-            const auto levels = variant.part_priorities
-                                    ? sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels)
-                                    : sim::LaunchPriorities{};
             fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", label,
-                       variant.part_priorities ? fmt::format("{}", levels.levels_needed) : "",
-                       variant.part_priorities ? fmt::format("{}", levels.clamped) : "", sim::nearest_rank_pct(g, 0.5),
+                       variant.part_priorities ? fmt::format("{}", by_part.levels_needed) : "",
+                       variant.part_priorities ? fmt::format("{}", by_part.clamped) : "", sim::nearest_rank_pct(g, 0.5),
                        sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
                        format_duration(c.replay.metrics.makespan),
                        c.same_finish_order ? "" : "finishes in another order");
+            return c;
           };
           if (a->parts_capped) {
             print_variant("  capped", {.capped = true});
           }
-          if (a->part_priorities) print_variant("  by part", {.part_priorities = true});
+          std::optional<sim::PriorityReplay> by_part_replay;
+          if (a->part_priorities) by_part_replay = print_variant("  by part", {.part_priorities = true});
           if (a->part_priorities && a->parts_capped) print_variant("  both", {.capped = true, .part_priorities = true});
           if (a->per_launch) {
             fmt::print("  {:<20} {:>8} {:>14} {:>14} {:>14} {:>14} {:>8}\n", "launch (in parts)", "parts",
@@ -137,25 +139,26 @@ void add_as_priorities_command(CLI::App& app) {
                          format_duration(p.turnaround), format_duration(q.launch_finish[i] - p.release),
                          q.turnaround_err_pct[i]);
             }
-            if (a->part_priorities) {  // each part: its blocks, SMs and priority, and when the replay at them ran it
-              const auto by_part = sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels);
-              const auto pq =
-                  sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, {.part_priorities = true});
+            if (by_part_replay) {  // each part: its blocks, SMs and priority, and when the replay at them ran it
+              // Each part's planned end, in one pass over the plan's pieces (a launch has few parts).
+              std::vector<std::vector<TimeNs>> planned_end(cut.size());
+              for (std::size_t i = 0; i < cut.size(); ++i) planned_end[i].assign(cut[i].size(), 0);
+              for (const auto& piece : plan.schedule.pieces) {
+                const auto i = static_cast<std::size_t>(piece.launch);
+                for (std::size_t j = 0; j < cut[i].size(); ++j)
+                  if (piece.block >= cut[i][j].first && piece.block < cut[i][j].first + cut[i][j].blocks)
+                    planned_end[i][j] = std::max(planned_end[i][j], piece.end);
+              }
               fmt::print("  {:<20} {:>8} {:>8} {:>5} {:>14} {:>14} {:>14} {:>14}\n", "part (by part)", "blocks",
                          "priority", "SMs", "planned start", "replay start", "planned end", "replay end");
               std::size_t flat = 0;
               for (std::size_t i = 0; i < w.launches.size(); ++i)
                 for (std::size_t j = 0; j < cut[i].size(); ++j, ++flat) {
-                  TimeNs planned_end = 0;
-                  for (const auto& piece : plan.schedule.pieces)
-                    if (static_cast<std::size_t>(piece.launch) == i && piece.block >= cut[i][j].first &&
-                        piece.block < cut[i][j].first + cut[i][j].blocks)
-                      planned_end = std::max(planned_end, piece.end);
-                  const auto& rp = pq.replay.launches[flat];
+                  const auto& rp = by_part_replay->replay.launches[flat];
                   fmt::print("  {:<20} {:>8} {:>8} {:>5} {:>14} {:>14} {:>14} {:>14}\n",
                              fmt::format("{}#{}", w.launches[i].id, j), cut[i][j].blocks, by_part.priority[flat],
                              cut[i][j].sms.size(), format_duration(cut[i][j].start), format_duration(rp.first_dispatch),
-                             format_duration(planned_end), format_duration(rp.finish));
+                             format_duration(planned_end[i][j]), format_duration(rp.finish));
                 }
             }
           }
