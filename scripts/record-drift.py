@@ -24,8 +24,16 @@ def summary(path):
     """(span, first-wave median, median) of a record set's raw block times, ns."""
     rows = []
     with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            rows.append((int(row["start"]), int(row["end"])))
+        reader = csv.DictReader(f)
+        for field in ("start", "end"):
+            if field not in (reader.fieldnames or []):
+                raise ValueError(f"{path}: line 1: no '{field}' column")
+        for line, row in enumerate(reader, start=2):
+            try:
+                rows.append((int(row["start"]), int(row["end"])))
+            except (TypeError, ValueError):
+                field = "start" if not (row["start"] or "").strip().isdigit() else "end"
+                raise ValueError(f"{path}: line {line}: field '{field}': not a whole number of ns") from None
     if not rows:
         raise ValueError(f"{path}: no blocks")
     rows.sort()
@@ -47,6 +55,9 @@ def main():
     ap.add_argument("--only", help="comma-separated profile names (default: every profile in TRACES)")
     a = ap.parse_args()
 
+    for d in [a.traces] + a.fresh:
+        if not os.path.isdir(d):
+            raise ValueError(f"{d}: not a folder")
     names = sorted(n[: -len(".kernel.toml")] for n in os.listdir(a.traces) if n.endswith(".kernel.toml"))
     if a.only:
         names = [n for n in names if n in a.only.split(",")]
