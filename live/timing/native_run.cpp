@@ -200,7 +200,8 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
         GPUSCHED_CUDA(cudaMalloc(&records[i], record_buffer_bytes(blocks)));
         GPUSCHED_CUDA(cudaMemset(records[i], 0, record_buffer_bytes(blocks)));
       }
-      GPUSCHED_CUDA(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
+      // A launch in parts has no done event: one that waits for it waits for its count (above).
+      if (!partitioned(i)) GPUSCHED_CUDA(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
       if (sample_stream[i]) {
         const int first = others_stream[i] ? 1 : sample_blocks[i];
         GPUSCHED_CUDA(cudaMalloc(&sample_record[i], record_buffer_bytes(first)));
@@ -301,6 +302,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     };
     auto await_launch = [&](cudaStream_t stream, std::size_t p) {
       if (!done_count[p]) {
+        if (!done[p]) throw std::logic_error("native run: a launch in parts waited for without its count");
         GPUSCHED_CUDA(cudaStreamWaitEvent(stream, done[p], 0));
         return;
       }
