@@ -19,8 +19,8 @@ metrics+=,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,launch__gr
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
   echo "ncu: $ncu"; "$ncu" --version
   first=1
-  for k in ${KERNELS:-blackscholes gather histogram mriq sad sgemm spmv stencil xtea}; do
-    for s in ${SIZES:-s1 s2}; do
+  for k in $suite_kernels; do
+    for s in $suite_sizes; do
       # --clock-control none: the clocks stay as the recordings had them (METHOD.md); one recording at the full
       # residency (the largest the kernel's own profile lists), no cost-measurement batches.
       full=$(awk '/^residency/ {r=$3} END {print r}' traces/live/$tag/$k-$s.kernel.toml)

@@ -12,8 +12,8 @@ mkdir -p "$out" /tmp/traces/$tag
   $bin devices; echo "devices exit $?"
   $bin check; echo "check exit $?"
   $bin occupancy-check; echo "occupancy-check exit $?"
-  for k in sgemm histogram gather spmv stencil blackscholes sad xtea mriq; do
-    for s in s1 s2; do
+  for k in $suite_kernels; do
+    for s in $suite_sizes; do
       $bin record --kernel $k --size $s --out /tmp/traces/$tag; echo "record $k $s exit $?"
     done
   done

@@ -337,8 +337,8 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       out.call_ns.push_back(host_now_ns() - called);
     };
     // Gated parts: every part with a stream wait on the counter reaching its rank, all before t = 0 in the order of
-    // their times (so a predecessor's done event is recorded before a successor waits on it: the order puts a
-    // launch's parts after its predecessors' last).
+    // their times, the order in which the host raises the counter (a successor's wait for its predecessors' counts
+    // needs no order: the counts are in device memory before the run).
     if (!options.inject_fault.empty()) {
       check_fault_kind(options.inject_fault);
       const Item& first = order.front();
