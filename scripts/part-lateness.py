@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """An execution in parts laid over its plan's parts (docs/validation.md, "Events behind parts"): how late each part
-started against the plan, by the time the plan starts it, and how many parts ran at once.
+started against the plan, by the time the plan starts it, how many parts ran at once, and how far behind the plan
+the pieces ended.
 
   gpusched as-priorities -w W -p POLICY --interference M --parts-csv PARTS.csv   # the plan's cut, as validate cuts it
   gpusched-live validate -w W -p POLICY --interference M --db STORE.db ...          # the execution
@@ -15,6 +16,9 @@ import csv
 import sqlite3
 import sys
 from collections import Counter, defaultdict
+
+
+LAG_QUANTILES = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99)
 
 
 def quantile(sorted_values, q):
@@ -90,6 +94,18 @@ def main():
     last = max(max(starts_planned), max(starts_executed, default=0))
     print(f"parts starting per {a.bucket_us:g} us, planned:  " + " ".join(str(starts_planned[i]) for i in range(last + 1)))
     print(f"parts starting per {a.bucket_us:g} us, executed: " + " ".join(str(starts_executed[i]) for i in range(last + 1)))
+    # How far the execution as a whole runs behind the plan: the time the k-th piece to end ends, planned and executed
+    # (a lag that grows through a busy period and falls back in an idle one is throughput lost per piece, not a delay
+    # at the start: docs/validation.md, "Late parts").
+    planned_ends = sorted(end for pieces in plan.values() for _, end, _ in pieces)
+    executed_ends = sorted(end for pieces in live.values() for _, end in pieces)
+    n = min(len(planned_ends), len(executed_ends))
+    if n:
+        print("pieces ended   " + " ".join(f"{q:>7.0%}" for q in LAG_QUANTILES))
+        print("planned (us)   " + " ".join(f"{planned_ends[int(q * (n - 1))] / 1e3:>7.0f}" for q in LAG_QUANTILES))
+        print("executed (us)  " + " ".join(f"{executed_ends[int(q * (n - 1))] / 1e3:>7.0f}" for q in LAG_QUANTILES))
+        print("lag (us)       " + " ".join(
+            f"{(executed_ends[int(q * (n - 1))] - planned_ends[int(q * (n - 1))]) / 1e3:>7.0f}" for q in LAG_QUANTILES))
 
 
 if __name__ == "__main__":
