@@ -944,11 +944,12 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_flag("--gate-parts", a->gate_parts,
                 "With parts (--green-parts, or auto's): launch every part before the run, each behind a stream wait "
                 "on a counter in host memory that the host raises at the part's time, instead of a launch call then");
-  cmd->add_option("--part-context-groups", a->part_context_groups,
-                  "Parts on green contexts: widen each part's context to whole aligned runs of this many SM groups (1: "
-                  "the groups covering its SMs), so a plan of many parts uses fewer contexts (docs/validation.md, "
-                  "\"Preempting plans in parts\"); a run as long as the GPU's groups or longer puts every part on a plain "
-                  "stream, its blocks placed anywhere (a diagnostic: the plan's partitions are not kept)")
+  cmd->add_option(
+         "--part-context-groups", a->part_context_groups,
+         "Parts on green contexts: widen each part's context to whole aligned runs of this many SM groups (1: "
+         "the groups covering its SMs), so a plan of many parts uses fewer contexts (docs/validation.md, "
+         "\"Preempting plans in parts\"); a run as long as the GPU's groups or longer puts every part on a plain "
+         "stream, its blocks placed anywhere (a diagnostic: the plan's partitions are not kept)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   cmd->add_option("--part-stops", a->part_stops,
