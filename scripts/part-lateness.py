@@ -34,6 +34,38 @@ def most_at_once(spans):
     return most
 
 
+def fail(message):
+    sys.exit(f"part-lateness: {message}")
+
+
+PLAN_COLUMNS = ("policy", "launch", "block", "part", "start_ns", "end_ns")
+
+
+def read_plan(path, policy):
+    """(launch, block) -> [(start, end, part)] of `policy`'s rows in a `gpusched as-priorities --parts-csv` file."""
+    plan = defaultdict(list)
+    try:
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            for column in PLAN_COLUMNS:
+                if column not in (reader.fieldnames or []):
+                    fail(f"{path}: line 1: no '{column}' column")
+            for row in reader:
+                if row["policy"] != policy:
+                    continue
+                values = {}
+                for field in PLAN_COLUMNS[1:]:
+                    try:
+                        values[field] = int(row[field])
+                    except (TypeError, ValueError):
+                        fail(f"{path}: line {reader.line_num}: field '{field}': not an integer: {row[field]!r}")
+                plan[(values["launch"], values["block"])].append(
+                    (values["start_ns"], values["end_ns"], values["part"]))
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
+    return plan
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("parts_csv")
@@ -43,27 +75,25 @@ def main():
     ap.add_argument("--bucket-us", type=float, default=500.0)
     a = ap.parse_args()
 
-    plan = defaultdict(list)  # (launch, block) -> [(start, end, part)] in start order
-    with open(a.parts_csv, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["policy"] == a.policy:
-                plan[(int(row["launch"]), int(row["block"]))].append(
-                    (int(row["start_ns"]), int(row["end_ns"]), int(row["part"])))
+    plan = read_plan(a.parts_csv, a.policy)
     if not plan:
-        sys.exit(f"{a.parts_csv}: no parts of policy {a.policy}")
-
-    db = sqlite3.connect(f"file:{a.store}?mode=ro", uri=True)
-    run = a.run
-    if run is None:
-        row = db.execute("SELECT id FROM runs WHERE mode = 'live' AND (policy = ? OR policy LIKE ?) ORDER BY id",
-                         (a.policy, a.policy + " (%")).fetchone()
-        if row is None:
-            sys.exit(f"{a.store}: no live run of {a.policy}")
-        run = row[0]
-    live = defaultdict(list)
-    for launch, block, start, end in db.execute(
+        fail(f"{a.parts_csv}: no parts of policy {a.policy}")
+    try:
+        db = sqlite3.connect(f"file:{a.store}?mode=ro", uri=True)
+        run = a.run
+        if run is None:
+            row = db.execute("SELECT id FROM runs WHERE mode = 'live' AND (policy = ? OR policy LIKE ?) ORDER BY id",
+                             (a.policy, a.policy + " (%")).fetchone()
+            if row is None:
+                fail(f"{a.store}: no live run of {a.policy}")
+            run = row[0]
+        rows = db.execute(
             "SELECT launch, block, start_ns, end_ns FROM blocks WHERE run_id = ? ORDER BY launch, block, start_ns",
-            (run,)):
+            (run,)).fetchall()
+    except sqlite3.Error as e:
+        fail(f"{a.store}: not a result store ({e})")
+    live = defaultdict(list)
+    for launch, block, start, end in rows:
         live[(launch, block)].append((start, end))
 
     planned, executed = {}, {}  # (launch, part) -> [start, end]
