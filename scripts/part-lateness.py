@@ -13,12 +13,18 @@ plan's k-th); a part's start is its first matched piece's start, its end its las
 store's first live run of POLICY is read."""
 import argparse
 import csv
+import math
 import sqlite3
 import sys
 from collections import Counter, defaultdict
 
 
 LAG_QUANTILES = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99)
+
+
+def nearest_rank(n, q):
+    """The index of the q-quantile of n sorted values by nearest rank: the ceil(q n)-th value."""
+    return min(n - 1, max(0, math.ceil(q * n) - 1))
 
 
 def quantile(sorted_values, q):
@@ -131,11 +137,11 @@ def main():
     executed_ends = sorted(end for pieces in live.values() for _, end in pieces)
     n = min(len(planned_ends), len(executed_ends))
     if n:
+        at = [nearest_rank(n, q) for q in LAG_QUANTILES]
         print("pieces ended   " + " ".join(f"{q:>7.0%}" for q in LAG_QUANTILES))
-        print("planned (us)   " + " ".join(f"{planned_ends[int(q * (n - 1))] / 1e3:>7.0f}" for q in LAG_QUANTILES))
-        print("executed (us)  " + " ".join(f"{executed_ends[int(q * (n - 1))] / 1e3:>7.0f}" for q in LAG_QUANTILES))
-        print("lag (us)       " + " ".join(
-            f"{(executed_ends[int(q * (n - 1))] - planned_ends[int(q * (n - 1))]) / 1e3:>7.0f}" for q in LAG_QUANTILES))
+        print("planned (us)   " + " ".join(f"{planned_ends[k] / 1e3:>7.0f}" for k in at))
+        print("executed (us)  " + " ".join(f"{executed_ends[k] / 1e3:>7.0f}" for k in at))
+        print("lag (us)       " + " ".join(f"{(executed_ends[k] - planned_ends[k]) / 1e3:>7.0f}" for k in at))
 
 
 if __name__ == "__main__":
