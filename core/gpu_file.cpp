@@ -59,6 +59,7 @@ GpuSpec parse_gpu_file(const std::string& text, const std::string& name, Warning
   int_field("shared_memory_allocation_unit", g.shared_memory_allocation_unit, 1, 1 << 20);
   int_field("reserved_shared_memory_per_block", g.reserved_shared_memory_per_block, 0, 1 << 20);
   int_field("warp_schedulers_per_sm", g.warp_schedulers_per_sm, 1, 64);
+  int_field("max_resident_grids", g.max_resident_grids, 0, 1 << 20);
   auto positive = [&](const char* key, double& field) {
     field = r.number_or(key, field);
     if (!(field > 0.0)) r.fail(key, expected_found("a positive number", fmt::format("{}", field)));
@@ -119,8 +120,8 @@ std::string gpu_file_text(const GpuSpec& g) {
                      g.max_shared_memory_per_block);
   out += fmt::format("shared_memory_allocation_unit = {}\nreserved_shared_memory_per_block = {}\n",
                      g.shared_memory_allocation_unit, g.reserved_shared_memory_per_block);
-  out += fmt::format("warp_schedulers_per_sm = {}\nclock_mhz = {}\ndram_bandwidth_gbps = {}\n",
-                     g.warp_schedulers_per_sm, g.clock_mhz, g.dram_bandwidth_gbps);
+  out += fmt::format("warp_schedulers_per_sm = {}\nmax_resident_grids = {}\nclock_mhz = {}\ndram_bandwidth_gbps = {}\n",
+                     g.warp_schedulers_per_sm, g.max_resident_grids, g.clock_mhz, g.dram_bandwidth_gbps);
   out += fmt::format("pcie_bandwidth_gbps = {}\nmemory_bytes = {}\nplacement = \"{}\"\n", g.pcie_bandwidth_gbps,
                      g.memory_bytes, to_string(g.placement));
   out += fmt::format("\n[timing]\nlaunch_latency_ns = {}\ncompletion_latency_ns = {}\nlaunch_gap_ns = {}\n",

@@ -44,6 +44,7 @@ std::vector<GpuSpec> make_presets() {
     g.dram_bandwidth_gbps = 192.0;
     g.memory_bytes = 2048LL << 20;
     g.max_registers_per_thread = 63;  // compute 3.0
+    g.max_resident_grids = 16;        // compute 3.0
     g.description = "GeForce GTX 680 (Kepler GK104)";
     g.source = "seed 000 Table 2; CUDA compute capability 3.0 limits";
     p.push_back(g);
@@ -145,6 +146,7 @@ GpuSpec architecture_defaults(Architecture a) {
       g.shared_memory_allocation_unit = 128;
       g.reserved_shared_memory_per_block = 0;
       g.warp_schedulers_per_sm = 2;
+      g.max_resident_grids = 16;    // compute 2.x
       g.pcie_bandwidth_gbps = 8.0;  // PCIe 2.0 x16
       g.placement = BlockPlacement::RoundRobin;
       break;
@@ -164,6 +166,7 @@ GpuSpec architecture_defaults(Architecture a) {
       g.shared_memory_allocation_unit = 256;
       g.reserved_shared_memory_per_block = 0;
       g.warp_schedulers_per_sm = 4;
+      g.max_resident_grids = 32;     // compute 3.5 (3.0: 16, set by its preset)
       g.pcie_bandwidth_gbps = 16.0;  // PCIe 3.0 x16
       g.placement = BlockPlacement::RoundRobin;
       break;
@@ -183,6 +186,7 @@ GpuSpec architecture_defaults(Architecture a) {
       g.shared_memory_allocation_unit = 256;
       g.reserved_shared_memory_per_block = 0;
       g.warp_schedulers_per_sm = 4;
+      g.max_resident_grids = 32;  // compute 5.2
       g.pcie_bandwidth_gbps = 16.0;
       g.placement = BlockPlacement::MostFree;
       break;
@@ -204,6 +208,7 @@ GpuSpec architecture_defaults(Architecture a) {
       g.shared_memory_allocation_unit = 128;
       g.reserved_shared_memory_per_block = 1024;
       g.warp_schedulers_per_sm = 4;
+      g.max_resident_grids = 128;  // compute 9.0
       g.pcie_bandwidth_gbps = 64.0;
       g.placement = BlockPlacement::MostFree;
       break;

@@ -40,6 +40,10 @@ struct GpuSpec {
   int shared_memory_allocation_unit = 128;
   int reserved_shared_memory_per_block = 1024;  // driver reservation per block (sm_80 and later)
   int warp_schedulers_per_sm = 4;
+  // Grids (launches) the GPU keeps resident at once (CUDA C Programming Guide, "Maximum number of resident grids
+  // per device"): a launch holds one from its first block's dispatch until it finishes, and a launch that holds
+  // none gets no block while all are held. 0: no limit.
+  int max_resident_grids = 0;
 
   double clock_mhz = 1980.0;
   double dram_bandwidth_gbps = 3350.0;  // GB/s (10^9 bytes per second)

@@ -61,6 +61,8 @@ Engine::Engine(EngineConfig config, std::vector<LaunchSpec> launches)
     gpu_kernels_changed_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
   }
   dispatcher_free_ps_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
+  grids_held_.assign(static_cast<std::size_t>(config_.gpu_count), 0);
+  grid_limit_ = std::max(config_.gpu.max_resident_grids, 0);
   drain_requested_.assign(static_cast<std::size_t>(total), -1);
   launches_.resize(specs_.size());
   std::unordered_map<std::string, std::int32_t> tenants;
@@ -312,8 +314,19 @@ void Engine::finish_block(std::int32_t slot, PieceOutcome outcome, TimeNs end) {
       if (launch.completed == launch.total_blocks) finish_launch(l);
       break;
   }
+  release_idle_grid(launch);
   if (over_life_) retime_sm(sm_id);
   check_drained(sm_id);
+}
+
+void Engine::release_idle_grid(LaunchState& launch) {
+  // Between two slices (nothing resident, nothing to issue until the policy opens the next) a sliced launch holds no
+  // grid: each of Kernelet's slices and each micro-kernel is a launch of its own on the GPU. A launch stopped with
+  // blocks left to issue (waiting, preempted) keeps its grid, as the hardware keeps a launched grid.
+  if (launch.grid_gpu >= 0 && launch.resident == 0 && launch.issuable() == 0) {
+    --grids_held_[static_cast<std::size_t>(launch.grid_gpu)];
+    launch.grid_gpu = -1;
+  }
 }
 
 void Engine::finish_launch(std::int32_t l) {
@@ -321,6 +334,10 @@ void Engine::finish_launch(std::int32_t l) {
   const bool was_released = launch.phase == LaunchPhase::Released;
   launch.phase = LaunchPhase::Finished;
   launch.finish = now_;
+  if (launch.grid_gpu >= 0) {  // its grid is free for a launch that holds none
+    --grids_held_[static_cast<std::size_t>(launch.grid_gpu)];
+    launch.grid_gpu = -1;
+  }
   if (launch.release < 0) launch.release = launch.submitted = now_;  // killed before its release
   ++finished_launches_;
   if (was_released) active_.erase(std::find(active_.begin(), active_.end(), l));
@@ -413,12 +430,14 @@ void Engine::do_dispatch(std::int32_t l, int sm, std::int64_t count) {
     const std::int64_t room = view.room_for(l, sm);
     refuse(fmt::format(
         "dispatch of {} blocks of launch '{}' to SM {}: only {} accepted (issuable {}, resource room "
-        "{}, cap {}, resident {}{}{})",
+        "{}, cap {}, resident {}{}{}{})",
         count, id, sm, room, launch.issuable(), view.resource_room(l, sm), launch.residency_cap,
         launch.resident_per_sm[static_cast<std::size_t>(sm)],
         sms_[static_cast<std::size_t>(sm)].draining ? ", SM draining" : "",
-        launch.gpu >= 0 && launch.gpu != sms_[static_cast<std::size_t>(sm)].gpu && !launch.any_gpu ? ", other GPU"
-                                                                                                   : ""));
+        launch.gpu >= 0 && launch.gpu != sms_[static_cast<std::size_t>(sm)].gpu && !launch.any_gpu ? ", other GPU" : "",
+        grid_refused(launch, sms_[static_cast<std::size_t>(sm)].gpu)
+            ? fmt::format(", all {} resident grids held", grid_limit_)
+            : ""));
   }
   place_blocks(l, sm, count);
 }
@@ -428,6 +447,10 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
   EngineView view(*this);
   auto& s = sms_[static_cast<std::size_t>(sm)];
   launch.gpu = s.gpu;
+  if (launch.grid_gpu < 0) {  // its first block (of the launch, or of a slice): it takes one of the GPU's grids
+    launch.grid_gpu = s.gpu;
+    ++grids_held_[static_cast<std::size_t>(s.gpu)];
+  }
   for (std::int64_t i = 0; i < count; ++i) {
     const std::int32_t slot = alloc_slot();
     auto& b = slots_[static_cast<std::size_t>(slot)];
@@ -607,6 +630,7 @@ bool Engine::accepts(const LaunchState& launch, int sm, std::int64_t count) cons
   if (launch.phase != LaunchPhase::Released || s.draining || launch.issuable() < count) return false;
   if (!launch.allowed_sms.empty() && !launch.allowed_sms[static_cast<std::size_t>(sm)]) return false;
   if (launch.gpu >= 0 && launch.gpu != s.gpu && !launch.any_gpu) return false;
+  if (grid_refused(launch, s.gpu)) return false;
   const std::int64_t here = launch.resident_per_sm[static_cast<std::size_t>(sm)] + count;
   if (here > launch.residency_cap || here > launch.residency) return false;
   const auto& f = launch.footprint;
@@ -772,6 +796,7 @@ void Actions::set_slice_end(std::int32_t l, std::int64_t end) {
     e_.refuse(
         fmt::format("slice end {} for launch {} outside [{}, {}]", end, l, launch.next_block, launch.total_blocks));
   launch.dispatch_limit = end;
+  e_.release_idle_grid(launch);
 }
 
 void Actions::drain_sm(int sm) {

@@ -136,6 +136,10 @@ struct LaunchState {
   int residency_cap = INT_MAX;    // per SM, set by the policy
   std::vector<char> allowed_sms;  // empty: every SM; else allowed_sms[sm] != 0
   int gpu = -1;                   // the GPU its blocks run on, once the first is dispatched
+  // The GPU on which it holds one of the resident grids (GpuSpec::max_resident_grids): from its first block's
+  // dispatch until it finishes, or, sliced, until a slice has ended with nothing resident (the next slice takes one
+  // again); -1 while it holds none.
+  int grid_gpu = -1;
   bool any_gpu = false;           // its blocks may run on several GPUs (Actions::allow_any_gpu)
   bool block_coalesced = false;   // from its LaunchSpec
   std::int32_t tenant = 0;        // dense tenant id (launches with equal LaunchSpec::tenant share one)
@@ -255,12 +259,18 @@ class EngineView {
   std::span<const std::int32_t> freed_sms() const;
   const ResidentBlock& resident(std::int32_t slot) const;
   // How many more blocks of launch `l` the engine would accept on SM `sm` right now (resources, block
-  // slots, residency cap, allowed SMs, draining, the launch's GPU and its issuable blocks).
+  // slots, residency cap, allowed SMs, draining, the launch's GPU, its issuable blocks, and a resident grid: a
+  // launch holding none, not started or between slices, gets none while the GPU holds GpuSpec::max_resident_grids
+  // others).
   std::int64_t room_for(std::int32_t l, int sm) const;
   // Resource room only (ignores caps, masks and the issuable count): blocks of `l` that would fit.
   int resource_room(std::int32_t l, int sm) const;
   // True if `count` more blocks of `l` fit the SM's resources (no caps or masks considered).
   bool resources_fit(std::int32_t l, int sm, std::int64_t count) const;
+  // Launches holding a resident grid on a GPU (started and not finished; GpuSpec::max_resident_grids).
+  int grids_held(int gpu) const;
+  // True if launch l holds a resident grid or could take one now (on its GPU, or on any when it has none yet).
+  bool can_start(std::int32_t l) const;
   // Free warps on an SM (the measure most-free placement ranks SMs by).
   int free_warps(int sm) const;
   std::uint64_t seed() const;
@@ -381,6 +391,7 @@ class Engine {
   void do_dispatch(std::int32_t l, int sm, std::int64_t count);
   void place_blocks(std::int32_t l, int sm, std::int64_t count);  // after the checks
   bool accepts(const LaunchState& launch, int sm, std::int64_t count) const;
+  void release_idle_grid(LaunchState& launch);
   void do_flush(std::int32_t slot);
   void do_switch(std::int32_t slot);
   void do_kill(std::int32_t l);
@@ -455,6 +466,13 @@ class Engine {
   EngineStats stats_;
   std::string policy_name_;
   std::int64_t finished_launches_ = 0;
+  // Per GPU, the launches holding a resident grid there; GpuSpec::max_resident_grids (0: no limit).
+  std::vector<int> grids_held_;
+  int grid_limit_ = 0;
+  // True while launch `launch` may not start on `gpu`: it holds no grid and every grid there is held.
+  bool grid_refused(const LaunchState& launch, int gpu) const {
+    return grid_limit_ > 0 && launch.grid_gpu < 0 && grids_held_[static_cast<std::size_t>(gpu)] >= grid_limit_;
+  }
 };
 
 // EngineView is on every policy's hot path: its accessors are inline.
@@ -535,6 +553,7 @@ inline std::int64_t EngineView::room_for(std::int32_t l, int sm) const {
   if (launch.phase != LaunchPhase::Released || s.draining) return 0;
   if (!launch.allowed_sms.empty() && !launch.allowed_sms[static_cast<std::size_t>(sm)]) return 0;
   if (launch.gpu >= 0 && launch.gpu != s.gpu && !launch.any_gpu) return 0;
+  if (e_.grid_refused(launch, s.gpu)) return 0;
   const int resident_here = launch.resident_per_sm[static_cast<std::size_t>(sm)];
   // Never more of one kernel than the occupancy calculator allows it alone (register sub-partitions make
   // the per-SM sum rule slightly optimistic for a single kernel).
@@ -544,6 +563,19 @@ inline std::int64_t EngineView::room_for(std::int32_t l, int sm) const {
   // Most calls settle at zero or one block: the resource check for one block is all they need.
   if (wanted == 1) return resources_fit(l, sm, 1) ? 1 : 0;
   return std::min<std::int64_t>(resource_room(l, sm), wanted);
+}
+
+inline int EngineView::grids_held(int gpu) const {
+  return e_.grids_held_[static_cast<std::size_t>(gpu)];
+}
+
+inline bool EngineView::can_start(std::int32_t l) const {
+  const auto& launch = e_.launches_[static_cast<std::size_t>(l)];
+  if (e_.grid_limit_ == 0 || launch.grid_gpu >= 0) return true;
+  if (launch.gpu >= 0 && !launch.any_gpu) return !e_.grid_refused(launch, launch.gpu);
+  for (int g = 0; g < e_.config_.gpu_count; ++g)
+    if (!e_.grid_refused(launch, g)) return true;
+  return false;
 }
 
 inline int EngineView::free_warps(int sm) const {

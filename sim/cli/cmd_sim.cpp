@@ -23,6 +23,7 @@ struct SimArgs {
   std::string policies = "all";
   std::string gpu;
   int gpus = 0;
+  int max_resident_grids = -1;  // -1: the GPU's own
   std::vector<std::string> sets;
   std::uint64_t seed = 1;
   std::string interference = "auto";
@@ -86,6 +87,7 @@ void print_results(const std::vector<RunResult>& results, const std::string& for
 
 void run_sim(const SimArgs& a) {
   auto loaded = load_workload_and_gpu(a.workload, a.gpu);
+  if (a.max_resident_grids >= 0) loaded.gpu.max_resident_grids = a.max_resident_grids;
   if (a.block_time == "raw") select_block_time(loaded.workload, BlockTime::Raw);
   const Workload& w = loaded.workload;
   const GpuSpec& gpu = loaded.gpu;
@@ -174,6 +176,9 @@ void add_sim_command(CLI::App& app) {
   cmd->add_option("--policy,-p", a->policies, "Policies, comma-separated, or 'all' (see 'gpusched policies')");
   cmd->add_option("--gpu", a->gpu, "GPU preset or GPU file (default: the workload's)");
   cmd->add_option("--gpus", a->gpus, "GPUs in the node (default: the workload's)")->check(CLI::Range(1, 64));
+  cmd->add_option("--max-resident-grids", a->max_resident_grids,
+                  "Launches a GPU holds at once (default: the GPU's, e.g. 128 on an H100; 0: no limit)")
+      ->check(CLI::Range(0, 1 << 20));
   cmd->add_option("--set", a->sets, "Policy parameter POLICY.PARAM=VALUE (repeatable)");
   cmd->add_option("--seed", a->seed, "Seed for random draws");
   cmd->add_option(

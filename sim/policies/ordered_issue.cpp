@@ -23,6 +23,12 @@ void OrderedIssue::run(const EngineView& v, std::span<const EngineEvent> events,
       if (i == skip_) ++skip_;
       continue;
     }
+    // A launch the GPU cannot start (every resident grid held by others) blocks no one: the hardware's block
+    // scheduler sees only the grids it holds. It is met again once a launch finishes and frees a grid.
+    if (!v.can_start(l)) {
+      if (only_first) return;
+      continue;
+    }
     if (l != last_head_) {
       full = true;
       last_head_ = l;

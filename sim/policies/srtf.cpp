@@ -183,12 +183,13 @@ class SrtfPolicy final : public Policy {
         best = r.launch;
         break;
       }
-    const bool running_done = running_ < 0 || v.launch(running_).issuable() == 0;
+    // A launch the GPU cannot start (every resident grid held by others) is not running: it would keep the GPU idle.
+    const bool running_done = running_ < 0 || v.launch(running_).issuable() == 0 || !v.can_start(running_);
     if (best >= 0 && (running_done || remaining(v, best) < remaining(v, running_))) running_ = best;
-    if (running_ >= 0 && v.launch(running_).issuable() == 0) running_ = -1;
+    if (running_ >= 0 && (v.launch(running_).issuable() == 0 || !v.can_start(running_))) running_ = -1;
     if (running_ < 0) {
       for (const auto& [seq, l] : issuing_)  // the launches of v.active() with blocks to issue, in its order
-        if (!is_sampled(l)) {
+        if (!is_sampled(l) && v.can_start(l)) {
           running_ = l;
           std::erase(unsampled_, l);
           break;
@@ -199,7 +200,8 @@ class SrtfPolicy final : public Policy {
     if (sampling_enabled_ && running_ >= 0 && static_cast<int>(samples_.size()) < sample_slots_) {
       for (const std::int32_t l : unsampled_) {
         if (static_cast<int>(samples_.size()) >= sample_slots_) break;
-        if (l == running_ || v.launch(l).issuable() == 0 || has_prediction(l) || is_sampled(l)) continue;
+        if (l == running_ || v.launch(l).issuable() == 0 || has_prediction(l) || is_sampled(l) || !v.can_start(l))
+          continue;
         // The first SMs of the GPU the running launch uses (SM 0 on one GPU for the first slot), as in the paper's
         // Figure 12.
         const int gpu = std::max(0, v.launch(running_).gpu);

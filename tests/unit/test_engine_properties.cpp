@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <map>
 
+#include "core/gpu_file.h"
 #include "core/random.h"
+#include "core/workload_io.h"
 #include "sim/timeline.h"
 #include "test_helpers.h"
 
@@ -84,6 +86,46 @@ TEST(EngineProperties, InvariantsHoldUnderSrtfsOptions) {
         const auto r = run(w, gpu, policy, static_cast<std::uint64_t>(iter), gpu_count, params);
         ASSERT_EQ(check_invariants(w, gpu, r), "") << "policy " << policy << ", iteration " << iter;
       }
+  }
+}
+
+TEST(EngineProperties, EveryPolicyKeepsToTheResidentGrids) {
+  // Queues of 10-24 small launches on GPUs that hold 2 or 3 grids at once: under every policy no GPU holds more
+  // (check_invariants) and every launch finishes (a policy waiting for a launch that cannot start would stall).
+  Rng rng(40);
+  for (int iter = 0; iter < 12; ++iter) {
+    GpuSpec gpu = gpu_with_sms(iter % 2 ? "gtx480" : "h100", 2 + iter % 3);
+    gpu.max_resident_grids = 2 + iter % 2;
+    std::vector<std::shared_ptr<const KernelProfile>> kernels;
+    for (int k = 0; k < 3; ++k)
+      kernels.push_back(kernel(fmt::format("k{}", k), static_cast<int>(rng.uniform_int(1, 12)), 128,
+                               {rng.uniform_int(50, 500), rng.uniform_int(50, 500)}));
+    std::vector<Launch> launches;
+    for (int i = 0, n = static_cast<int>(rng.uniform_int(10, 24)); i < n; ++i)
+      launches.push_back(
+          launch(fmt::format("l{}", i), static_cast<std::size_t>(rng.uniform_int(0, 2)), rng.uniform_int(0, 300)));
+    const Workload w = make_workload("queue", kernels, launches);
+    for (const auto& policy : sim::all_policy_names()) {
+      const auto r = run(w, gpu, policy, static_cast<std::uint64_t>(iter), 1 + iter % 2);
+      ASSERT_EQ(check_invariants(w, gpu, r), "") << "policy " << policy << ", iteration " << iter;
+    }
+  }
+}
+
+TEST(EngineProperties, NoPolicyStallsOnAGrowingQueueWithFewGrids) {
+  // tests/data/small/queue.toml (15 launches arriving faster than they finish) with 1-3 resident grids: srtf once kept
+  // running a launch the GPU could not start, and sjf and priority let such a launch block the ones that held the
+  // grids; each left the GPU idle for good ("left launches unfinished").
+  Warnings warn;
+  const auto w = read_workload(std::string(GPUSCHED_TEST_DATA) + "/small/queue.toml", &warn);
+  GpuSpec gpu = resolve_gpu(w.gpu, &warn);
+  for (int grids = 1; grids <= 3; ++grids) {
+    gpu.max_resident_grids = grids;
+    for (const auto& policy : sim::all_policy_names()) {
+      RunResult r;
+      ASSERT_NO_THROW(r = run(w, gpu, policy, 1)) << policy << " with " << grids << " grids";
+      ASSERT_EQ(check_invariants(w, gpu, r), "") << policy << " with " << grids << " grids";
+    }
   }
 }
 

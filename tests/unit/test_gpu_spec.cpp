@@ -33,6 +33,22 @@ TEST(GpuSpec, PresetsFromThePapers) {
   EXPECT_EQ(find_gpu_preset("nope"), nullptr);
 }
 
+TEST(GpuSpec, ResidentGridsPerComputeCapability) {
+  // CUDA C Programming Guide, "Maximum number of resident grids per device": 16 at compute 2.x and 3.0, 32 at 3.5
+  // and 5.2, 128 at 9.0.
+  for (const char* fermi : {"gtx480", "c2050", "chimera-fermi"})
+    EXPECT_EQ(find_gpu_preset(fermi)->max_resident_grids, 16);
+  EXPECT_EQ(find_gpu_preset("gtx680")->max_resident_grids, 16);
+  EXPECT_EQ(find_gpu_preset("k40")->max_resident_grids, 32);
+  EXPECT_EQ(find_gpu_preset("titanx")->max_resident_grids, 32);
+  EXPECT_EQ(find_gpu_preset("h100")->max_resident_grids, 128);
+  EXPECT_EQ(find_gpu_preset("h200")->max_resident_grids, 128);
+  Warnings w;
+  const auto g = parse_gpu_file(
+      "format = \"gpusched-gpu\"\nversion = 1\nname = \"x\"\nbase = \"h100\"\nmax_resident_grids = 0\n", "g.toml", &w);
+  EXPECT_EQ(g.max_resident_grids, 0);  // no limit
+}
+
 TEST(GpuFile, RoundTripsEveryPreset) {
   for (const auto& g : gpu_presets()) {
     Warnings w;
@@ -72,6 +88,13 @@ TEST(GpuFile, BadValues) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "g.toml:5:12: field 'sm_count': expected an integer in [1, 4096], found 0");
+  }
+  try {
+    parse_gpu_file("format = \"gpusched-gpu\"\nversion = 1\nname = \"x\"\nbase = \"h100\"\nmax_resident_grids = -1\n",
+                   "g.toml", &w);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "g.toml:5:22: field 'max_resident_grids': expected an integer in [0, 1048576], found -1");
   }
   try {
     parse_gpu_file("format = \"gpusched-gpu\"\nversion = 2\nname = \"x\"\n", "g.toml", &w);

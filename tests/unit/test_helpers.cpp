@@ -128,6 +128,46 @@ std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunRes
             sm.second, t, threads, warps, regs, smem, blocks);
     }
   }
+  // No GPU holds more than max_resident_grids launches at once. A launch holds one from its first dispatch until it
+  // finishes; a sliced one (Kernelet's policies, timeshare's micro-kernels) only from a slice's first dispatch until
+  // the slice ends with nothing resident, which the Schedule does not show, so for those the check is the weaker
+  // one: launches with blocks resident (a grid freed at t may be taken at t).
+  if (gpu.max_resident_grids > 0) {
+    const bool sliced = r.policy.rfind("kernelet", 0) == 0 || r.policy == "timeshare";
+    std::map<int, std::vector<std::pair<TimeNs, int>>> held;  // per GPU: (time, +1 / -1), in launches
+    if (!sliced) {
+      std::map<int, int> gpu_of;  // launch -> the GPU of its first piece
+      for (const auto& p : r.schedule.pieces) gpu_of.try_emplace(p.launch, p.gpu);
+      for (const auto& [l, g] : gpu_of) {
+        const auto& o = r.launches[static_cast<std::size_t>(l)];
+        held[g].emplace_back(o.first_dispatch, 1);
+        held[g].emplace_back(o.finish, -1);
+      }
+    } else {
+      std::map<std::pair<int, int>, std::vector<std::pair<TimeNs, int>>> pieces;  // (GPU, launch): its pieces
+      for (const auto& p : r.schedule.pieces) {
+        pieces[{p.gpu, p.launch}].emplace_back(p.start, 1);
+        pieces[{p.gpu, p.launch}].emplace_back(p.end, -1);
+      }
+      for (auto& [key, events] : pieces) {  // each stretch with a block resident counts once
+        std::sort(events.begin(), events.end());
+        int n = 0;
+        for (const auto& [t, d] : events) {
+          if (n == 0 && d > 0) held[key.first].emplace_back(t, 1);
+          n += d;
+          if (n == 0) held[key.first].emplace_back(t, -1);
+        }
+      }
+    }
+    for (auto& [g, events] : held) {
+      std::sort(events.begin(), events.end());  // ends before starts at equal times
+      int n = 0;
+      for (const auto& [t, d] : events)
+        if ((n += d) > gpu.max_resident_grids)
+          return fmt::format("GPU {} holds {} launches at t={}, over its {} resident grids", g, n, t,
+                             gpu.max_resident_grids);
+    }
+  }
   // Launches start after they arrive and after their dependencies finish. A policy that resubmits the
   // launches (knapsack) replaces the stream order with its own queues: only explicit dependencies bind.
   const bool resubmitted = r.policy == "knapsack";

@@ -31,6 +31,25 @@ TEST(ByHand, Fifo) {
   EXPECT_EQ(r.metrics.makespan, 210);
 }
 
+TEST(ByHand, ALaunchWaitsForAResidentGrid) {
+  // One SM of an H100 holding at most two grids; three launches of one 256-thread block of 100 ns, all arriving at
+  // 0 (eight such blocks fit the SM at once). a and b take the two grids at 0 and finish at 100; c waits for a's
+  // grid and runs 100-200. Without the limit all three run 0-100.
+  const auto w =
+      make_workload("w", {kernel("k", 1, 256, {100})}, {launch("a", 0, 0), launch("b", 0, 0), launch("c", 0, 0)});
+  GpuSpec gpu = gpu_with_sms("h100", 1);
+  gpu.max_resident_grids = 2;
+  for (const char* policy : {"fifo", "sjf"}) {  // equal launches: sjf keeps the arrival order
+    const auto r = run(w, gpu, policy);
+    EXPECT_EQ(r.launches[0].finish, 100) << policy;
+    EXPECT_EQ(r.launches[1].finish, 100) << policy;
+    EXPECT_EQ(r.launches[2].first_dispatch, 100) << policy;
+    EXPECT_EQ(r.launches[2].finish, 200) << policy;
+  }
+  gpu.max_resident_grids = 0;
+  EXPECT_EQ(run(w, gpu, "fifo").launches[2].finish, 100);
+}
+
 TEST(ByHand, Sjf) {
   // B is shorter alone (10 < 200): it takes the SM first, 0-10; A runs 10-110 and 110-210.
   // Slowdowns: A 210/200 = 1.05, B 1. STP = 1/1.05 + 1 = 1.952381; ANTT = (1.05 + 1) / 2 = 1.025.
