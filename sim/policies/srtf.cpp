@@ -200,8 +200,10 @@ class SrtfPolicy final : public Policy {
     if (sampling_enabled_ && running_ >= 0 && static_cast<int>(samples_.size()) < sample_slots_) {
       for (const std::int32_t l : unsampled_) {
         if (static_cast<int>(samples_.size()) >= sample_slots_) break;
-        if (l == running_ || v.launch(l).issuable() == 0 || has_prediction(l) || is_sampled(l) || !v.can_start(l))
-          continue;
+        if (l == running_ || v.launch(l).issuable() == 0 || has_prediction(l) || is_sampled(l)) continue;
+        // Not started, so on no GPU yet: none of the launches after it can start either (a pass over them all at
+        // every event made a long queue quadratic).
+        if (!v.can_start(l)) break;
         // The first SMs of the GPU the running launch uses (SM 0 on one GPU for the first slot), as in the paper's
         // Figure 12.
         const int gpu = std::max(0, v.launch(running_).gpu);
