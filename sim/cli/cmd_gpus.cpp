@@ -17,13 +17,13 @@ void add_gpus_command(CLI::App& app) {
       fmt::print("{}", gpu_file_text(g));
       return;
     }
-    fmt::print("{:<14} {:<8} {:>4} {:>7} {:>5} {:>6} {:>7} {:>8} {:>8} {:>9} {:<11} {}\n", "name", "arch", "SMs",
-               "threads", "warps", "blocks", "regs", "smem", "MHz", "DRAM GB/s", "placement", "source");
+    fmt::print("{:<14} {:<8} {:>4} {:>7} {:>5} {:>6} {:>7} {:>8} {:>5} {:>8} {:>9} {:<11} {}\n", "name", "arch", "SMs",
+               "threads", "warps", "blocks", "regs", "smem", "grids", "MHz", "DRAM GB/s", "placement", "source");
     for (const auto& g : gpu_presets())
-      fmt::print("{:<14} {:<8} {:>4} {:>7} {:>5} {:>6} {:>7} {:>8} {:>8.0f} {:>9.1f} {:<11} {}\n", g.name,
+      fmt::print("{:<14} {:<8} {:>4} {:>7} {:>5} {:>6} {:>7} {:>8} {:>5} {:>8.0f} {:>9.1f} {:<11} {}\n", g.name,
                  to_string(g.architecture), g.sm_count, g.max_threads_per_sm, g.max_warps_per_sm, g.max_blocks_per_sm,
-                 g.registers_per_sm, g.shared_memory_per_sm, g.clock_mhz, g.dram_bandwidth_gbps, to_string(g.placement),
-                 g.source);
+                 g.registers_per_sm, g.shared_memory_per_sm, g.max_resident_grids, g.clock_mhz, g.dram_bandwidth_gbps,
+                 to_string(g.placement), g.source);
   });
 }
 

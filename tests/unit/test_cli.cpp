@@ -211,6 +211,22 @@ TEST(Cli, InfoAndGpus) {
   EXPECT_NE(out.find("chimera-fermi"), std::string::npos);
   ASSERT_EQ(run_cli("gpus --show k40", out), 0);
   EXPECT_NE(out.find("sm_count = 15"), std::string::npos);
+  EXPECT_NE(out.find("max_resident_grids = 32"), std::string::npos);  // compute 3.5
+}
+
+TEST(Cli, SimTakesTheResidentGridsToHold) {
+  // The growing queue of 15 launches: srtf samples each arrival, so with one grid its schedule differs from the
+  // default's (128 on the H100, never reached here); a negative count is refused.
+  const std::string q = std::string(GPUSCHED_TEST_DATA) + "/small/queue.toml";
+  std::string deflt, one, zero;
+  ASSERT_EQ(run_cli("sim -w " + q + " -p srtf --format csv", deflt), 0) << deflt;
+  ASSERT_EQ(run_cli("sim -w " + q + " -p srtf --format csv --max-resident-grids 0", zero), 0) << zero;
+  ASSERT_EQ(run_cli("sim -w " + q + " -p srtf --format csv --max-resident-grids 1", one), 0) << one;
+  EXPECT_EQ(deflt, zero);
+  EXPECT_NE(deflt, one);
+  std::string bad;
+  EXPECT_EQ(run_cli("sim -w " + q + " -p srtf --max-resident-grids -1", bad), 2);
+  EXPECT_NE(bad.find("--max-resident-grids"), std::string::npos) << bad;
 }
 
 TEST(Cli, PredictReportsRatiosPerLaunch) {
