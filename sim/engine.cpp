@@ -323,10 +323,13 @@ void Engine::release_idle_grid(LaunchState& launch) {
   // Between two slices (nothing resident, nothing to issue until the policy opens the next) a sliced launch holds no
   // grid: each of Kernelet's slices and each micro-kernel is a launch of its own on the GPU. A launch stopped with
   // blocks left to issue (waiting, preempted) keeps its grid, as the hardware keeps a launched grid.
-  if (launch.grid_gpu >= 0 && launch.resident == 0 && launch.issuable() == 0) {
-    --grids_held_[static_cast<std::size_t>(launch.grid_gpu)];
-    launch.grid_gpu = -1;
-  }
+  if (launch.resident == 0 && launch.issuable() == 0) release_grid(launch);
+}
+
+void Engine::release_grid(LaunchState& launch) {
+  if (launch.grid_gpu < 0) return;
+  --grids_held_[static_cast<std::size_t>(launch.grid_gpu)];
+  launch.grid_gpu = -1;
 }
 
 void Engine::finish_launch(std::int32_t l) {
@@ -334,10 +337,7 @@ void Engine::finish_launch(std::int32_t l) {
   const bool was_released = launch.phase == LaunchPhase::Released;
   launch.phase = LaunchPhase::Finished;
   launch.finish = now_;
-  if (launch.grid_gpu >= 0) {  // its grid is free for a launch that holds none
-    --grids_held_[static_cast<std::size_t>(launch.grid_gpu)];
-    launch.grid_gpu = -1;
-  }
+  release_grid(launch);  // free for a launch that holds none
   if (launch.release < 0) launch.release = launch.submitted = now_;  // killed before its release
   ++finished_launches_;
   if (was_released) active_.erase(std::find(active_.begin(), active_.end(), l));

@@ -392,6 +392,7 @@ class Engine {
   void place_blocks(std::int32_t l, int sm, std::int64_t count);  // after the checks
   bool accepts(const LaunchState& launch, int sm, std::int64_t count) const;
   void release_idle_grid(LaunchState& launch);
+  void release_grid(LaunchState& launch);
   void do_flush(std::int32_t slot);
   void do_switch(std::int32_t slot);
   void do_kill(std::int32_t l);

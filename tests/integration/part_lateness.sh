@@ -13,9 +13,7 @@
 set -uo pipefail
 src=$1
 command -v python3 > /dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-work=$(mktemp -d /tmp/gpusched-lateness-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
+source "$(dirname "$0")/common.sh" lateness
 printf 'policy,launch,launch_id,part,block,start_ns,end_ns\np,0,a,0,0,0,10000\np,0,a,0,1,0,10000\np,0,a,1,2,10000,20000\nq,0,a,0,0,0,1\n' \
   > "$work/plan.csv"
 python3 - "$work/store.db" <<'PY' || fail "could not make the store"

@@ -11,9 +11,7 @@
 set -uo pipefail
 src=$1
 command -v python3 > /dev/null || { echo "SKIPPED: python3 not found"; exit 77; }
-work=$(mktemp -d /tmp/gpusched-drift-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
+source "$(dirname "$0")/common.sh" drift
 mkdir -p "$work/shipped" "$work/rec1" "$work/rec2"
 profile() {  # NAME: a profile with one record set at residency 2
   printf 'format = "gpusched-kernel"\nname = "%s"\n\n[[records]]\nresidency = 2\nfile = "%s.r2.csv"\n' "$1" "$1"

@@ -9,9 +9,7 @@ set -uo pipefail
 gpusched=$1
 src=$2
 python3 -c "import sqlite3" 2>/dev/null || { echo "SKIPPED: python3 with sqlite3 not found"; exit 77; }
-work=$(mktemp -d /tmp/gpusched-replay-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; exit 1; }
+source "$(dirname "$0")/common.sh" replay
 cd "$src" || fail "no source dir $src"
 w=traces/workloads/live-h100.toml
 "$gpusched" sim -w $w -p fifo,sjf --interference equivalent --db "$work/s.db" --format csv > /dev/null || fail "sim"
