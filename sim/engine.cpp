@@ -337,7 +337,8 @@ void Engine::finish_launch(std::int32_t l) {
   const bool was_released = launch.phase == LaunchPhase::Released;
   launch.phase = LaunchPhase::Finished;
   launch.finish = now_;
-  release_grid(launch);  // free for a launch that holds none
+  // Its grid is free for a launch that holds none.
+  release_grid(launch);
   if (launch.release < 0) launch.release = launch.submitted = now_;  // killed before its release
   ++finished_launches_;
   if (was_released) active_.erase(std::find(active_.begin(), active_.end(), l));
