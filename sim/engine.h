@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -271,6 +272,8 @@ class EngineView {
   int grids_held(int gpu) const;
   // True if launch l holds a resident grid or could take one now (on its GPU, or on any when it has none yet).
   bool can_start(std::int32_t l) const;
+  // Grids a GPU could still hand to launches holding none (INT_MAX when the GPU has no limit).
+  int free_grids(int gpu) const;
   // Free warps on an SM (the measure most-free placement ranks SMs by).
   int free_warps(int sm) const;
   std::uint64_t seed() const;
@@ -568,6 +571,11 @@ inline std::int64_t EngineView::room_for(std::int32_t l, int sm) const {
 
 inline int EngineView::grids_held(int gpu) const {
   return e_.grids_held_[static_cast<std::size_t>(gpu)];
+}
+
+inline int EngineView::free_grids(int gpu) const {
+  if (e_.grid_limit_ == 0) return std::numeric_limits<int>::max();
+  return std::max(0, e_.grid_limit_ - e_.grids_held_[static_cast<std::size_t>(gpu)]);
 }
 
 inline bool EngineView::can_start(std::int32_t l) const {

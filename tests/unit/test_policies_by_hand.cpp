@@ -125,6 +125,24 @@ TEST(ByHand, SpatialSmartEven) {
   EXPECT_NEAR(r.metrics.antt, (1.1 + 7.0) / 2, 1e-12);
 }
 
+TEST(ByHand, SmartEvenGivesNoSmToALaunchThatCannotStart) {
+  // Two SMs holding one grid. A: 8 blocks of 100 ns at t=0, two a SM: waves 0-100 and 100-200 on both SMs.
+  // B: 4 blocks of 100 ns at t=50 cannot start while A holds the only grid, so it takes no SM: A keeps both and
+  // ends at 200; B runs 200-300 on both. (Split evenly as before, SM1 would go to B and idle from 100 to 300:
+  // A's second and third waves on SM0 alone, A at 300 and B at 400.) Chimera's partition likewise: it would
+  // otherwise preempt SM1 for a launch that cannot use it.
+  const auto w = make_workload("w", {kernel("A", 8, 1024, {100}), kernel("B", 4, 1024, {100})},
+                               {launch("a", 0, 0), launch("b", 1, 50)});
+  GpuSpec gpu = gpu_with_sms("h100", 2);
+  gpu.max_resident_grids = 1;
+  for (const char* policy : {"spatial", "chimera"}) {
+    const auto r = run(w, gpu, policy);
+    EXPECT_EQ(r.launches[0].finish, 200) << policy;
+    EXPECT_EQ(r.launches[1].first_dispatch, 200) << policy;
+    EXPECT_EQ(r.launches[1].finish, 300) << policy;
+  }
+}
+
 TEST(ByHand, MetricsBound) {
   // fifo case above: area bound per limit; threads: (4 x 100 + 2 x 10) x 1024/2048 / 1 SM = 210 ns; the
   // longest alone is 200; bound = 210 and makespan 210 meets it exactly.
