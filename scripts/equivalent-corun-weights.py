@@ -71,6 +71,9 @@ def main():
     ap.add_argument("--gpusched", required=True)
     ap.add_argument("--gpu", default="h100")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--order", choices=["both", "victim-first"], default="both",
+                    help="co-runs used: both launch orders, or only those that launched the victim first (its blocks "
+                         "the older: no young-block starvation in the weight)")
     args = ap.parse_args()
     src = f"traces/live/{args.gpu}"
     profiles = sorted(glob.glob(f"{src}/*.kernel.toml"))
@@ -79,6 +82,9 @@ def main():
     with open(f"{src}/coruns.csv") as f:
         for r in csv.DictReader(line for line in f if not line.startswith("#")):
             victim, partner = r["victim"], r["partners"]
+            first = r["run"].split("@")[0].split("+")[0 if r["run"].endswith("/ab") else 1]
+            if args.order == "victim-first" and first != victim:
+                continue
             if ";" in partner or len(curves.get(victim, [])) < 2 or float(r["exposure"]) <= 0.05:
                 continue
             own = float(r["victim_exposure"]) if float(r.get("victim_exposure") or 0) > 0 else float(
@@ -86,7 +92,8 @@ def main():
             target = time_at(curves[victim], own) * float(r["corun_mean_ns"]) / float(r["alone_mean_ns"])
             w = (residency_for(curves[victim], target) - own) / float(r["exposure"])
             weights.setdefault((suite(victim), suite(partner)), []).append(w)
-    pair_weight = {pair: statistics.median(ws) for pair, ws in weights.items()}
+    # The profile reader takes weights in [0, 64] (a partner that speeds the victim up weighs 0).
+    pair_weight = {pair: min(64.0, max(0.0, statistics.median(ws))) for pair, ws in weights.items()}
 
     dst = os.path.join(args.out, args.gpu)
     shutil.rmtree(args.out, ignore_errors=True)
