@@ -66,19 +66,41 @@ def residency_for(curve, t):
     return lo
 
 
+def fit_report(rows, curves):
+    """In sample: each co-run row predicted with its group's median weight, by equivalent's rule."""
+    groups = {
+        "one weight per pair (both launch orders, every mix)": lambda r: (r[0], r[1]),
+        "per pair and launch order": lambda r: (r[0], r[1], r[5]),
+        "per pair, launch order and mix (the victim's blocks an SM)": lambda r: (r[0], r[1], r[5], round(r[2])),
+    }
+    for label, key in groups.items():
+        by = {}
+        for r in rows:
+            by.setdefault(key(r), []).append(r[6])
+        w = {k: max(0.0, statistics.median(v)) for k, v in by.items()}
+        errors = sorted(
+            abs(time_at(curves[r[0]], r[2] + w[key(r)] * r[3]) / time_at(curves[r[0]], r[2]) - r[4]) / r[4] * 100
+            for r in rows)
+        print(f"{label}: co-run block time error median {statistics.median(errors):.1f} %, "
+              f"p90 {errors[int(0.9 * (len(errors) - 1))]:.1f} % ({len(errors)} rows, {len(w)} weights)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gpusched", required=True)
     ap.add_argument("--gpu", default="h100")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", help="folder for the profile and workload copies (not with --fit-report)")
     ap.add_argument("--order", choices=["both", "victim-first"], default="both",
                     help="co-runs used: both launch orders, or only those that launched the victim first (its blocks "
                          "the older: no young-block starvation in the weight)")
+    ap.add_argument("--fit-report", action="store_true",
+                    help="only print how well one weight (per pair; per pair and launch order; per pair, order and "
+                         "mix) reproduces the co-runs it was taken from, in sample, and write nothing")
     args = ap.parse_args()
     src = f"traces/live/{args.gpu}"
     profiles = sorted(glob.glob(f"{src}/*.kernel.toml"))
     curves = curves_of(args.gpusched, profiles)
-    weights = {}
+    weights, rows = {}, []
     with open(f"{src}/coruns.csv") as f:
         for r in csv.DictReader(line for line in f if not line.startswith("#")):
             victim, partner = r["victim"], r["partners"]
@@ -89,11 +111,18 @@ def main():
                 continue
             own = float(r["victim_exposure"]) if float(r.get("victim_exposure") or 0) > 0 else float(
                 r["victim_blocks_per_sm"])
-            target = time_at(curves[victim], own) * float(r["corun_mean_ns"]) / float(r["alone_mean_ns"])
+            slowdown = float(r["corun_mean_ns"]) / float(r["alone_mean_ns"])
+            target = time_at(curves[victim], own) * slowdown
             w = (residency_for(curves[victim], target) - own) / float(r["exposure"])
             weights.setdefault((suite(victim), suite(partner)), []).append(w)
+            rows.append((victim, partner, own, float(r["exposure"]), slowdown, first == victim, w))
     # The profile reader takes weights in [0, 64] (a partner that speeds the victim up weighs 0).
     pair_weight = {pair: min(64.0, max(0.0, statistics.median(ws))) for pair, ws in weights.items()}
+    if args.fit_report:
+        fit_report(rows, curves)
+        return
+    if not args.out:
+        ap.error("--out is required without --fit-report")
 
     dst = os.path.join(args.out, args.gpu)
     shutil.rmtree(args.out, ignore_errors=True)
