@@ -14,13 +14,36 @@ of the same kind. docs/validation.md, "The launch at the p90" (session 41).
 import argparse
 import collections
 import csv
+import sys
+
+COLUMNS = ("launch", "sm", "start_ns", "end_ns")
+
+
+def fail(message):
+    sys.exit(f"in-flight: {message}")
 
 
 def load(path):
+    """launch id -> [(start, end, sm)]; a missing file, column or integer is refused naming the file, line and field."""
     blocks = collections.defaultdict(list)
-    with open(path) as f:
-        for r in csv.DictReader(f):
-            blocks[r["launch"]].append((int(r["start_ns"]), int(r["end_ns"]), int(r["sm"])))
+    try:
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                fail(f"{path}: no column {', '.join(missing)} (a Schedule CSV of `gpusched export --csv`)")
+            for r in reader:
+                values = []
+                for field in ("start_ns", "end_ns", "sm"):
+                    try:
+                        values.append(int(r[field]))
+                    except (TypeError, ValueError):
+                        fail(f"{path} line {reader.line_num}: field '{field}' is not an integer: {r[field]!r}")
+                if values[1] < values[0]:
+                    fail(f"{path} line {reader.line_num}: field 'end_ns' is before 'start_ns'")
+                blocks[r["launch"]].append(tuple(values))
+    except OSError as e:
+        fail(f"{path}: {e.strerror}")
     return blocks
 
 
@@ -32,17 +55,23 @@ def main():
     ap.add_argument("--launch", help="a launch id to look at block by block")
     ap.add_argument("--window", type=float, default=50.0, help="start window of --launch's block times, us")
     args = ap.parse_args()
+    try:
+        times = [float(x) for x in args.at.split(",")]
+    except ValueError:
+        fail(f"--at: expected times in us separated by commas, found {args.at!r}")
+    if args.window <= 0:
+        fail("--window: expected a positive number of us")
     plan, live = load(args.plan), load(args.live)
     names = sorted(set(plan) | set(live))
     print("t (us)  " + " ".join(f"{n[:13]:>15s}" for n in names))
-    for t_us in (float(x) for x in args.at.split(",")):
+    for t_us in times:
         t = t_us * 1e3
         cells = []
         for n in names:
             p = sum(1 for s, e, _ in plan.get(n, []) if s <= t < e)
             x = sum(1 for s, e, _ in live.get(n, []) if s <= t < e)
             cells.append(f"{p:>7d}/{x:<7d}")
-        print(f"{t_us:7.0f} " + " ".join(cells))
+        print(f"{t_us:7.1f} " + " ".join(cells))
     if not args.launch:
         return
     for which, blocks in (("plan", plan), ("execution", live)):
