@@ -207,14 +207,18 @@ class ChimeraPolicy final : public Policy {
     for (std::size_t i = 0; i < launches.size(); ++i) quota_of_[static_cast<std::size_t>(launches[i])] = quota[i];
     const int first = gpu * per_gpu;
     // Index of each launch in `launches` (a search per SM made this quadratic in the queue, issue "Speed").
+    // A launch of this GPU left out of the partition (it holds no grid and none is free) is marked `kOutside`.
     if (index_scratch_.size() < static_cast<std::size_t>(v.launch_count()))
       index_scratch_.assign(static_cast<std::size_t>(v.launch_count()), 0);
+    for (const std::int32_t l : v.active())
+      if (gpu_of_[static_cast<std::size_t>(l)] == gpu) index_scratch_[static_cast<std::size_t>(l)] = kOutside;
     for (std::size_t i = 0; i < launches.size(); ++i) index_scratch_[static_cast<std::size_t>(launches[i])] = i;
     auto index_of = [&](std::int32_t l) { return index_scratch_[static_cast<std::size_t>(l)]; };
     std::vector<int> have(launches.size(), 0);
     std::vector<int> free_sms;
     for (int sm = first; sm < first + per_gpu; ++sm) {
-      const std::int32_t o = owner_[static_cast<std::size_t>(sm)];
+      auto& o = owner_[static_cast<std::size_t>(sm)];
+      if (o >= 0 && index_of(o) == kOutside) o = -1;  // given to it when it could start; it may no longer
       if (o < 0)
         free_sms.push_back(sm);
       else
@@ -260,6 +264,7 @@ class ChimeraPolicy final : public Policy {
   // Hands an SM to launch `l`; for a launch with a deadline, the SM's work for others from the latency
   // limit to the deadline is what the launch would have had (Figure 7's effective throughput).
   std::vector<std::size_t> index_scratch_;
+  static constexpr std::size_t kOutside = static_cast<std::size_t>(-1);
 
   void give(const EngineView& v, int sm, std::int32_t l) {
     owner_[static_cast<std::size_t>(sm)] = l;
