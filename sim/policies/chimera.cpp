@@ -186,18 +186,12 @@ class ChimeraPolicy final : public Policy {
   }
 
   void partition_gpu(const EngineView& v, Actions& a, int gpu, int per_gpu) {
-    // Only launches the GPU can run share its SMs: those holding a resident grid (preempted ones keep theirs)
-    // and, in launch order, as many others as it has grids free (GpuSpec::max_resident_grids).
+    // Launches the GPU can run (preempted ones keep their grids).
     std::vector<std::int32_t> launches;
     int grids_free = v.free_grids(gpu);
-    for (const std::int32_t l : v.active()) {
-      if (gpu_of_[static_cast<std::size_t>(l)] != gpu) continue;
-      if (v.launch(l).grid_gpu < 0) {
-        if (grids_free == 0) continue;
-        --grids_free;
-      }
-      launches.push_back(l);
-    }
+    for (const std::int32_t l : v.active())
+      if (gpu_of_[static_cast<std::size_t>(l)] == gpu && shares_the_sms(v.launch(l).grid_gpu >= 0, grids_free))
+        launches.push_back(l);
     std::vector<int> need(launches.size());
     for (std::size_t i = 0; i < launches.size(); ++i) {
       need[i] = need_of(v, launches[i]);

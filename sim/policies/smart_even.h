@@ -12,4 +12,14 @@ namespace gpusched::sim {
 // round-robin from the first, so none idles while any launch has work.
 std::vector<int> smart_even_quotas(std::span<const int> need, int sms, bool hand_out_leftover);
 
+// Whether a launch shares its GPU's SMs: only launches the GPU can run do (a launch without a resident grid is not
+// running, and an SM given to it would idle until a grid frees). Each launch holding a grid does; of the others, taken
+// in launch order, as many as the GPU has grids free: `grids_free` starts at EngineView::free_grids and counts down.
+inline bool shares_the_sms(bool holds_grid, int& grids_free) {
+  if (holds_grid) return true;
+  if (grids_free == 0) return false;
+  --grids_free;
+  return true;
+}
+
 }  // namespace gpusched::sim

@@ -66,19 +66,13 @@ class SpatialPolicy final : public Policy {
       ++load[static_cast<std::size_t>(g)];
     }
     for (int gpu = 0; gpu < v.gpu_count(); ++gpu) {
-      // Only launches the GPU can run share its SMs: those holding a resident grid and, in launch order, as many
-      // others as it has grids free (GpuSpec::max_resident_grids). An SM given to a launch that cannot start
-      // would idle until a grid frees (a launch's end, which repartitions).
+      // Launches with blocks to issue that the GPU can run (a grid frees at a launch's end, which repartitions).
       std::vector<std::int32_t> launches;
       int grids_free = v.free_grids(gpu);
-      for (const std::int32_t l : v.active()) {
-        if (gpu_of_[static_cast<std::size_t>(l)] != gpu || v.launch(l).issuable() == 0) continue;
-        if (v.launch(l).grid_gpu < 0) {
-          if (grids_free == 0) continue;
-          --grids_free;
-        }
-        launches.push_back(l);
-      }
+      for (const std::int32_t l : v.active())
+        if (gpu_of_[static_cast<std::size_t>(l)] == gpu && v.launch(l).issuable() > 0 &&
+            shares_the_sms(v.launch(l).grid_gpu >= 0, grids_free))
+          launches.push_back(l);
       // Smart Even: water-filling of SMs over the launches' needs; SMs nobody needs for a full wave still
       // go to launches with blocks to issue, so none idles.
       std::vector<int> need(launches.size());
