@@ -3,7 +3,7 @@
 # distribution of Monte Carlo co-schedules, on the C2050 and GTX680 presets, with the `markov` interference
 # model (so co-scheduling gains and losses come from the same model Kernelet plans with).
 #   bash docs/repro/kernelet-mixes.sh [OUT_DIR]
-# Environment: INSTANCES (1000) kernels per mix for the main comparison; MC_INSTANCES (100) and MC_SAMPLES
+# Environment: INSTANCES (1000) kernels per mix for the main comparison; ROLLOUTS (8) for OPT's rollout oracle; MC_INSTANCES (100) and MC_SAMPLES
 # (100) for the Monte Carlo distribution (each sample is a whole simulation); JOBS (every core); SLURM_DIR and
 # MC_DB to run the Monte Carlo sweep on a Slurm cluster (below); PARTS ("main mc h100":
 # h100 runs the same mixes on the live suite's H100 recordings, beyond the paper).
@@ -20,23 +20,40 @@ parts=${PARTS:-main mc h100}
 mkdir -p "$out"
 
 if [[ $parts == *main* ]]; then
-echo "| GPU | mix | base | kernelet | kernelet-opt | kernelet vs base | kernelet vs opt | kernelet solo_without_gain | its gain vs base |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
-for gpu in c2050 gtx680; do
+# One (GPU, mix) per job, JOBS at a time: base, kernelet and both readings of OPT (oracle=decision, the text's;
+# oracle=rollout, pre-executing whole schedules: Figure 13's), with the paper's loop and with solo_without_gain.
+main_mix() {
+  local gpu=$1 mix=$2 alpha_m=0.1
   # Section 5.4: alpha_p, alpha_m = 0.4, 0.1 on the C2050 and 0.4, 0.105 on the GTX680.
-  alpha_m=0.1
   [[ $gpu == gtx680 ]] && alpha_m=0.105
+  local w="$out/$gpu-$mix.toml" csv="$out/$gpu-$mix.csv"
+  $G gen kernelet-mix --mix $mix --traces traces/kernelet/$gpu --instances "$instances" --seed 1 --out "$w" >/dev/null
+  $G sim -w "$w" -p base,kernelet,kernelet-opt --set kernelet.alpha_m=$alpha_m --interference markov \
+    --format csv > "$csv.part"
+  for solo in false true; do
+    local tag=""
+    [[ $solo == true ]] && tag=-solo
+    [[ $solo == true ]] && $G sim -w "$w" -p kernelet --set kernelet.alpha_m=$alpha_m --set kernelet.solo_without_gain=true \
+      --interference markov --format csv | sed 's/^kernelet,/kernelet-solo,/' | tail -n +2 >> "$csv.part"
+    $G sim -w "$w" -p kernelet-opt --set kernelet-opt.alpha_m=$alpha_m --set kernelet-opt.solo_without_gain=$solo \
+      --set kernelet-opt.oracle=rollout --set kernelet-opt.rollouts="${ROLLOUTS:-8}" --interference markov --format csv |
+      sed "s/^kernelet-opt,/kernelet-rollout$tag,/" | tail -n +2 >> "$csv.part"
+  done
+  mv "$csv.part" "$csv"
+}
+export -f main_mix
+export G out instances
+for gpu in c2050 gtx680; do for mix in CI MI MIX ALL; do echo "$gpu $mix"; done; done |
+  xargs -P "$jobs" -L 1 bash -c 'main_mix "$0" "$1"'
+echo "| GPU | mix | base | kernelet | OPT per decision | OPT rollout | kernelet vs base | kernelet vs OPT rollout | kernelet solo | OPT rollout solo | solo vs base | solo vs its OPT rollout |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+for gpu in c2050 gtx680; do
   for mix in CI MI MIX ALL; do
-    w="$out/$gpu-$mix.toml"
-    $G gen kernelet-mix --mix $mix --traces traces/kernelet/$gpu --instances "$instances" --seed 1 --out "$w" >/dev/null
-    $G sim -w "$w" -p base,kernelet,kernelet-opt --set kernelet.alpha_m=$alpha_m --interference markov \
-      --format csv > "$out/$gpu-$mix.csv"
-    $G sim -w "$w" -p kernelet --set kernelet.alpha_m=$alpha_m --set kernelet.solo_without_gain=true \
-      --interference markov --format csv | sed 's/^kernelet,/kernelet-solo,/' | tail -n +2 >> "$out/$gpu-$mix.csv"
     awk -F, -v gpu=$gpu -v mix=$mix 'NR > 1 { t[$1] = $5 / 1e9 }
-      END { printf "| %s | %s | %.3f s | %.3f s | %.3f s | %+.1f%% | %+.1f%% | %.3f s | %+.1f%% |\n", gpu, mix, t["base"],
-            t["kernelet"], t["kernelet-opt"], 100 * (t["base"] / t["kernelet"] - 1),
-            100 * (t["kernelet"] / t["kernelet-opt"] - 1), t["kernelet-solo"], 100 * (t["base"] / t["kernelet-solo"] - 1) }' \
+      END { printf "| %s | %s | %.3f s | %.3f s | %.3f s | %.3f s | %+.1f%% | %+.1f%% | %.3f s | %.3f s | %+.1f%% | %+.1f%% |\n", gpu, mix,
+            t["base"], t["kernelet"], t["kernelet-opt"], t["kernelet-rollout"], 100 * (t["base"] / t["kernelet"] - 1),
+            100 * (t["kernelet"] / t["kernelet-rollout"] - 1), t["kernelet-solo"], t["kernelet-rollout-solo"],
+            100 * (t["base"] / t["kernelet-solo"] - 1), 100 * (t["kernelet-solo"] / t["kernelet-rollout-solo"] - 1) }' \
       "$out/$gpu-$mix.csv"
   done
 done

@@ -4,7 +4,9 @@
 // pruning (Algorithm 1, FindCoSchedule). Four policies share the machinery and differ in how they choose:
 //   kernelet      the Markov-chain model (core/markov_model.h) predicts the IPCs;
 //   kernelet-opt  the paper's OPT: every pair and ratio is simulated (one slice of each, side by side, under
-//                 the run's interference model) instead of modelled;
+//                 the run's interference model) instead of modelled (`oracle=decision`, the text's); or, with
+//                 `oracle=rollout` (what Figure 13's bars show), an offline oracle in total time that
+//                 pre-executes whole schedules;
 //   kernelet-mc   one Monte Carlo sample of the paper's MC: a random pair at a random ratio (the `sample`
 //                 parameter and the seed pick it; run many samples for the distribution of Figure 14);
 //   base          Ravi et al.'s kernel consolidation as the paper uses it: the two oldest pending kernels run
@@ -18,6 +20,8 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "core/kernelet_plan.h"
 #include "core/random.h"
@@ -29,6 +33,38 @@ namespace gpusched::sim {
 namespace {
 
 enum class Chooser { Model, Simulation, Random };
+
+// kernelet-opt's two readings of OPT (docs/policies/kernelet.md, "OPT"): the text's oracle per decision, and an
+// oracle in total time, never slower than the greedy algorithm it bounds, as Figure 13 shows OPT.
+enum class Oracle { Decision, Rollout };
+
+Oracle parse_oracle(const std::string& s) {
+  if (s == "decision") return Oracle::Decision;
+  if (s == "rollout") return Oracle::Rollout;
+  throw std::invalid_argument("policy kernelet-opt: oracle must be decision or rollout, not '" + s + "'");
+}
+
+// One plan of Algorithm 1: two launches co-scheduled at a per-SM ratio, or `first` alone (second == -1).
+struct Decision {
+  std::int32_t first = -1, second = -1;
+  int per_sm_first = 0, per_sm_second = 0;
+  bool operator==(const Decision&) const = default;
+};
+
+// A whole run's plans in order, with what the model (Kernelet) and the measured CP (the text's OPT) would have
+// chosen at each, and the run's total time.
+struct Trajectory {
+  std::vector<Decision> taken, model, measured;
+  TimeNs makespan = 0;
+};
+
+// How a run of the rollout oracle decides: the first plans forced, the rest by `continuation`; `record`, when
+// set, receives the trajectory.
+struct Script {
+  std::vector<Decision> forced;
+  Chooser continuation = Chooser::Model;
+  Trajectory* record = nullptr;
+};
 
 // Mean block time at residency r: the record sets' means, interpolated linearly, clamped outside them.
 double mean_block_time(const KernelProfile& k, int r) {
@@ -56,13 +92,41 @@ class KerneletPolicy final : public Policy {
         solo_without_gain_(chooser != Chooser::Random && p.get_bool("solo_without_gain")),
         overhead_(static_cast<TimeNs>(std::llround(p.get_double("launch_overhead_us") * 1000.0))),
         max_overhead_(p.get_double("max_slice_overhead")),
-        sample_(chooser == Chooser::Random ? static_cast<std::uint64_t>(p.get_int("sample")) : 0) {
-    if (alpha_p_ < 0 || alpha_m_ < 0 || overhead_ < 0 || max_overhead_ < 0)
+        sample_(chooser == Chooser::Random ? static_cast<std::uint64_t>(p.get_int("sample")) : 0),
+        oracle_(chooser == Chooser::Simulation ? parse_oracle(p.get_string("oracle")) : Oracle::Decision),
+        rollouts_(chooser == Chooser::Simulation ? static_cast<int>(p.get_int("rollouts")) : 0),
+        shared_(std::make_shared<SharedCaches>()) {
+    if (alpha_p_ < 0 || alpha_m_ < 0 || overhead_ < 0 || max_overhead_ < 0 || rollouts_ < 0)
       throw std::invalid_argument("policy " + name_ +
-                                  ": alpha_p, alpha_m, launch_overhead_us and "
-                                  "max_slice_overhead must be >= 0");
+                                  ": alpha_p, alpha_m, launch_overhead_us, max_slice_overhead and rollouts must be "
+                                  ">= 0");
   }
+  // A run of the rollout oracle: the parent's parameters and caches, its plans from `script`.
+  KerneletPolicy(const KerneletPolicy& parent, const Script* script)
+      : chooser_(parent.chooser_),
+        name_(parent.name_),
+        alpha_p_(parent.alpha_p_),
+        alpha_m_(parent.alpha_m_),
+        prune_rule_(parent.prune_rule_),
+        all_pruned_(parent.all_pruned_),
+        solo_without_gain_(parent.solo_without_gain_),
+        overhead_(parent.overhead_),
+        max_overhead_(parent.max_overhead_),
+        sample_(parent.sample_),
+        oracle_(Oracle::Decision),
+        rollouts_(0),
+        shared_(parent.shared_),
+        script_(script) {}
   std::string name() const override { return name_; }
+
+  std::vector<std::pair<std::string, double>> metrics() const override {
+    if (oracle_ != Oracle::Rollout) return {};
+    return {{"oracle_runs", static_cast<double>(oracle_runs_)},
+            {"oracle_improvements", static_cast<double>(oracle_improvements_)},
+            {"kernelet_makespan_ns", static_cast<double>(kernelet_makespan_)},
+            {"greedy_opt_makespan_ns", static_cast<double>(greedy_makespan_)},
+            {"oracle_makespan_ns", static_cast<double>(oracle_makespan_)}};
+  }
 
   void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
     if (state_.empty()) init(v);
@@ -139,6 +203,57 @@ class KerneletPolicy final : public Policy {
           static_cast<double>(overhead_), max_overhead_);
     }
     rng_state_ = hash_draw(v.seed(), sample_, 0x6b65726e656c6574ULL);
+    if (oracle_ == Oracle::Rollout && !script_) search(v);
+  }
+
+  // The rollout oracle (Bertsekas' fortified rollout with Kernelet as the base heuristic), run before the first
+  // event: OPT is offline and knows every launch. The incumbent is the faster of two whole runs, Kernelet's and
+  // the text's OPT (measured CP per decision). Then, `rollouts_` times, at a plan where the incumbent took one of
+  // the two choices and the other was possible, the run is pre-executed with the incumbent's plans up to there,
+  // the other choice there, and Kernelet's from then on; the faster whole run becomes the incumbent. The run then
+  // carries out the incumbent's plans. Every run is deterministic, so the result is never slower than Kernelet
+  // (or the text's OPT) with the same parameters on the same workload.
+  void search(const EngineView& v) {
+    std::vector<LaunchSpec> specs;
+    for (std::int32_t l = 0; l < v.launch_count(); ++l) specs.push_back(v.spec(l));
+    const auto run = [&](std::vector<Decision> forced, Chooser continuation) {
+      Trajectory t;
+      const Script script{std::move(forced), continuation, &t};
+      KerneletPolicy nested(*this, &script);
+      Engine engine(v.config(), specs);
+      engine.run(nested);
+      for (const auto& L : engine.launches()) t.makespan = std::max(t.makespan, L.finish);
+      ++oracle_runs_;
+      return t;
+    };
+    Trajectory best = run({}, Chooser::Model);
+    kernelet_makespan_ = best.makespan;
+    Trajectory greedy = run({}, Chooser::Simulation);
+    greedy_makespan_ = greedy.makespan;
+    if (greedy.makespan < best.makespan) best = std::move(greedy);
+    // The steps are spread over the incumbent's plans: step j looks from plan j * plans / rollouts on.
+    std::size_t next = 0;
+    for (int j = 0; j < rollouts_; ++j) {
+      std::size_t k = std::max(next, best.taken.size() * static_cast<std::size_t>(j) / static_cast<std::size_t>(rollouts_));
+      const auto other = [&](std::size_t i) -> std::optional<Decision> {
+        if (!(best.model[i] == best.taken[i])) return best.model[i];
+        if (!(best.measured[i] == best.taken[i])) return best.measured[i];
+        return std::nullopt;
+      };
+      while (k < best.taken.size() && !other(k)) ++k;
+      if (k >= best.taken.size()) break;
+      std::vector<Decision> forced(best.taken.begin(), best.taken.begin() + static_cast<std::ptrdiff_t>(k));
+      forced.push_back(*other(k));
+      Trajectory t = run(std::move(forced), Chooser::Model);
+      if (t.makespan < best.makespan) {
+        best = std::move(t);
+        ++oracle_improvements_;
+      }
+      next = k + 1;
+    }
+    oracle_makespan_ = best.makespan;
+    own_script_ = Script{std::move(best.taken), Chooser::Model, nullptr};
+    script_ = &*own_script_;
   }
 
   // Issues the open slices' blocks, in release order as the active launches are (a kernel of an earlier plan
@@ -283,22 +398,56 @@ class KerneletPolicy final : public Policy {
         pending.push_back(l);
     plan_.clear();
     if (pending.empty()) return;
-    if (chooser_ == Chooser::Model || chooser_ == Chooser::Random || chooser_ == Chooser::Simulation) {
-      // The paper's loop co-schedules the best pair even at a negative CP; `solo_without_gain` (ours, off by
-      // default) runs the oldest kernel alone instead when the best pair's CP is not positive.
-      const auto c = choose(v, pending);
-      if (c && !(solo_without_gain_ && c->cp <= 0)) {
-        set_plan(v, pending[c->first], c->blocks_first);
-        set_plan(v, pending[c->second], c->blocks_second);
-        return;
-      }
+    apply(v, script_ ? scripted(v, pending) : decide(v, pending, chooser_));
+  }
+
+  // The plan the chooser makes. The paper's loop co-schedules the best pair even at a negative CP;
+  // `solo_without_gain` (ours, off by default) runs the oldest kernel alone instead when the best pair's CP is not
+  // positive. One kernel (or no pair can share an SM): the oldest runs alone.
+  Decision decide(const EngineView& v, const std::vector<std::int32_t>& pending, Chooser chooser) {
+    const auto c = choose(v, pending, chooser);
+    if (c && !(solo_without_gain_ && c->cp <= 0))
+      return {pending[c->first], pending[c->second], c->blocks_first, c->blocks_second};
+    return {pending.front(), -1, 0, 0};
+  }
+
+  // A run of the rollout oracle: the script's plan while it has one, then its continuation's.
+  Decision scripted(const EngineView& v, const std::vector<std::int32_t>& pending) {
+    const std::size_t k = plans_made_++;
+    Trajectory* record = script_->record;
+    if (record) {
+      record->model.push_back(decide(v, pending, Chooser::Model));
+      record->measured.push_back(decide(v, pending, Chooser::Simulation));
     }
-    // One kernel (or no pair can share an SM): the oldest runs alone, its remaining blocks as one slice.
-    const std::int32_t l = pending.front();
-    auto& st = state_[static_cast<std::size_t>(l)];
+    Decision d;
+    if (k < script_->forced.size()) {
+      d = script_->forced[k];
+      const auto is_pending = [&](std::int32_t l) {
+        return l < 0 || std::find(pending.begin(), pending.end(), l) != pending.end();
+      };
+      // Runs are deterministic: a forced plan names launches pending at the same plan of the run it came from.
+      if (!is_pending(d.first) || !is_pending(d.second))
+        throw std::logic_error("kernelet-opt: the rollout oracle's run diverged from the run it replays");
+    } else if (record) {
+      d = script_->continuation == Chooser::Model ? record->model.back() : record->measured.back();
+    } else {
+      d = decide(v, pending, script_->continuation);
+    }
+    if (record) record->taken.push_back(d);
+    return d;
+  }
+
+  void apply(const EngineView& v, const Decision& d) {
+    if (d.second >= 0) {
+      set_plan(v, d.first, d.per_sm_first);
+      set_plan(v, d.second, d.per_sm_second);
+      return;
+    }
+    // The oldest runs alone, its remaining blocks as one slice.
+    auto& st = state_[static_cast<std::size_t>(d.first)];
     st.cap = INT_MAX;
-    st.slice = v.launch(l).total_blocks;
-    plan_.push_back(l);
+    st.slice = v.launch(d.first).total_blocks;
+    plan_.push_back(d.first);
   }
 
   void set_plan(const EngineView& v, std::int32_t l, int per_sm) {
@@ -311,17 +460,18 @@ class KerneletPolicy final : public Policy {
     plan_.push_back(l);
   }
 
-  std::optional<kernelet::CoSchedule> choose(const EngineView& v, const std::vector<std::int32_t>& pending) {
+  std::optional<kernelet::CoSchedule> choose(const EngineView& v, const std::vector<std::int32_t>& pending,
+                                             Chooser chooser) {
     std::vector<kernelet::PlanKernel> kernels;
     for (const std::int32_t l : pending) kernels.push_back(state_[static_cast<std::size_t>(l)].plan);
     if (kernels.size() < 2) return std::nullopt;
-    if (chooser_ == Chooser::Model) {
+    if (chooser == Chooser::Model) {
       kernelet::FindStats stats;
       auto c = kernelet::find_co_schedule(v.gpu(), model_, kernels, {alpha_p_, alpha_m_, prune_rule_, all_pruned_},
-                                          cache_, &stats);
+                                          shared_->ipc, &stats);
       return c;
     }
-    if (chooser_ == Chooser::Random) {
+    if (chooser == Chooser::Random) {
       // A random pair and a random ratio among those that fit.
       for (int attempt = 0; attempt < 64; ++attempt) {
         const std::size_t i = bounded(next_random(), kernels.size());
@@ -387,7 +537,7 @@ class KerneletPolicy final : public Policy {
     const auto* k1 = v.launch(l1).kernel;
     const auto* k2 = v.launch(l2).kernel;
     const auto key = std::make_tuple(k1, b1, k2, b2);
-    if (const auto it = opt_cache_.find(key); it != opt_cache_.end()) return it->second;
+    if (const auto it = shared_->opt.find(key); it != shared_->opt.end()) return it->second;
     const std::int64_t sms = v.sms_per_gpu();
     const auto& p1 = truncated(k1, b1 * sms * kProbeWaves);
     const auto& p2 = truncated(k2, b2 * sms * kProbeWaves);
@@ -397,7 +547,7 @@ class KerneletPolicy final : public Policy {
       speed = co.done_at_first_finish[0] * alone_per_block(v, l1) / static_cast<double>(co.first_finish) +
               co.done_at_first_finish[1] * alone_per_block(v, l2) / static_cast<double>(co.first_finish);
     const double cp = speed > 0 ? 1.0 - 1.0 / speed : -1.0;
-    opt_cache_.emplace(key, cp);
+    shared_->opt.emplace(key, cp);
     return cp;
   }
 
@@ -405,11 +555,12 @@ class KerneletPolicy final : public Policy {
   double alone_per_block(const EngineView& v, std::int32_t l) {
     const auto* k = v.launch(l).kernel;
     const int full = state_[static_cast<std::size_t>(l)].plan.max_blocks_per_sm;
-    auto it = alone_wave_.find(k);
-    if (it == alone_wave_.end()) {
+    auto& alone_wave = shared_->alone_wave;
+    auto it = alone_wave.find(k);
+    if (it == alone_wave.end()) {
       const auto& wave = truncated(k, static_cast<std::int64_t>(full) * v.sms_per_gpu());
       const double n = static_cast<double>(wave.block_count());
-      it = alone_wave_.emplace(k, static_cast<double>(probe(v, {{&wave, INT_MAX}}).finish[0]) / n).first;
+      it = alone_wave.emplace(k, static_cast<double>(probe(v, {{&wave, INT_MAX}}).finish[0]) / n).first;
     }
     return it->second;
   }
@@ -417,7 +568,7 @@ class KerneletPolicy final : public Policy {
   // The first `blocks` blocks of a kernel as a kernel of their own (a slice), kept for later probes.
   const KernelProfile& truncated(const KernelProfile* k, std::int64_t blocks) {
     blocks = std::min(blocks, k->block_count());
-    auto& slot = slices_of_[{k, blocks}];
+    auto& slot = shared_->slices_of[{k, blocks}];
     if (!slot) {
       slot = std::make_unique<KernelProfile>(*k);
       slot->grid = {static_cast<int>(blocks), 1, 1};
@@ -498,11 +649,22 @@ class KerneletPolicy final : public Policy {
   double max_overhead_;
   std::uint64_t sample_;
   std::uint64_t rng_state_ = 0;
+  Oracle oracle_;
+  int rollouts_;
   kernelet::SmModel model_;
-  kernelet::IpcCache cache_;
-  std::map<std::tuple<const KernelProfile*, int, const KernelProfile*, int>, double> opt_cache_;
-  std::map<const KernelProfile*, double> alone_wave_;  // ns per block alone at full occupancy (probed)
-  std::map<std::pair<const KernelProfile*, std::int64_t>, std::unique_ptr<KernelProfile>> slices_of_;
+  // The model's IPCs and OPT's probes, shared with the rollout oracle's runs of the same workload.
+  struct SharedCaches {
+    kernelet::IpcCache ipc;
+    std::map<std::tuple<const KernelProfile*, int, const KernelProfile*, int>, double> opt;
+    std::map<const KernelProfile*, double> alone_wave;  // ns per block alone at full occupancy (probed)
+    std::map<std::pair<const KernelProfile*, std::int64_t>, std::unique_ptr<KernelProfile>> slices_of;
+  };
+  std::shared_ptr<SharedCaches> shared_;
+  const Script* script_ = nullptr;  // set: plans from the script (the rollout oracle)
+  std::optional<Script> own_script_;
+  std::size_t plans_made_ = 0;
+  std::int64_t oracle_runs_ = 0, oracle_improvements_ = 0;
+  TimeNs kernelet_makespan_ = 0, greedy_makespan_ = 0, oracle_makespan_ = 0;
   std::vector<LaunchPlanState> state_;
   std::vector<std::int64_t> release_rank_;
   std::int64_t next_rank_ = 0;
@@ -550,6 +712,16 @@ std::vector<ParamSpec> kernelet_params(bool with_sample) {
                  "not in the paper: when the best pair's CP is not positive, run the oldest kernel alone instead"});
   return p;
 }
+
+std::vector<ParamSpec> opt_params() {
+  auto p = kernelet_params(false);
+  p.push_back({"oracle", ParamType::String, "decision",
+               "decision: the best measured CP at each plan (section 5's text); rollout: whole schedules pre-executed, "
+               "never slower than kernelet with the same parameters (Figure 13's OPT)"});
+  p.push_back({"rollouts", ParamType::Int, "8",
+               "oracle=rollout: whole runs pre-executed beyond kernelet's and the text's OPT (each a simulation)"});
+  return p;
+}
 }  // namespace
 
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, kernelet, "kernelet",
@@ -562,7 +734,7 @@ GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, kernelet, "kernelet",
 GPUSCHED_REGISTER_PLUGIN(gpusched::sim::Policy, kernelet_opt, "kernelet-opt",
                          "Kernelet's OPT (seed 000): every pair and slice ratio evaluated by simulating it instead "
                          "of by the model",
-                         kernelet_params(false), [](const gpusched::sim::Params& p) {
+                         opt_params(), [](const gpusched::sim::Params& p) {
                            return std::make_unique<gpusched::sim::KerneletPolicy>(p, gpusched::sim::Chooser::Simulation,
                                                                                   "kernelet-opt");
                          })
