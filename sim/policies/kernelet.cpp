@@ -234,7 +234,8 @@ class KerneletPolicy final : public Policy {
     // The steps are spread over the incumbent's plans: step j looks from plan j * plans / rollouts on.
     std::size_t next = 0;
     for (int j = 0; j < rollouts_; ++j) {
-      std::size_t k = std::max(next, best.taken.size() * static_cast<std::size_t>(j) / static_cast<std::size_t>(rollouts_));
+      std::size_t k =
+          std::max(next, best.taken.size() * static_cast<std::size_t>(j) / static_cast<std::size_t>(rollouts_));
       const auto other = [&](std::size_t i) -> std::optional<Decision> {
         if (!(best.model[i] == best.taken[i])) return best.model[i];
         if (!(best.measured[i] == best.taken[i])) return best.measured[i];
