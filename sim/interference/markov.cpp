@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -61,17 +63,29 @@ class MarkovInterference final : public DurationModel {
       corunners_.emplace_back(m.warps_per_block, m.memory_ratio, m.uncoalesced, q.co_runners[i].blocks);
     }
     std::sort(corunners_.begin(), corunners_.end());
-    kernels_.assign(1, *self.kernel);
-    blocks_.assign(1, own);
-    for (const auto& [warps, memory_ratio, uncoalesced, blocks] : corunners_) {
-      kernels_.push_back({warps, memory_ratio, uncoalesced});
-      blocks_.push_back(blocks);
-    }
     if (self.alone < 0) {
       const std::vector<kernelet::ModelKernel> alone_kernels{*self.kernel};
       self.alone = ipc_cached(alone_kernels, {recorded_residency})[0] / recorded_residency;
     }
-    const double shared = ipc_cached(kernels_, blocks_)[0] / own;
+    // This run's compositions are few and met again block after block: a memo keyed by the kernel's inputs and
+    // the canonical co-runners answers before the chain cache's key (the SM model's fields and every kernel's
+    // inputs as bytes) is built and hashed.
+    memo_key_.assign({reinterpret_cast<std::uintptr_t>(&self), static_cast<std::uint64_t>(own)});
+    for (const auto& [warps, memory_ratio, uncoalesced, blocks] : corunners_)
+      memo_key_.insert(memo_key_.end(),
+                       {static_cast<std::uint64_t>(warps), std::bit_cast<std::uint64_t>(memory_ratio),
+                        std::bit_cast<std::uint64_t>(uncoalesced), static_cast<std::uint64_t>(blocks)});
+    auto [memo, fresh] = memo_.try_emplace(memo_key_, 0.0);
+    if (fresh) {
+      kernels_.assign(1, *self.kernel);
+      blocks_.assign(1, own);
+      for (const auto& [warps, memory_ratio, uncoalesced, blocks] : corunners_) {
+        kernels_.push_back({warps, memory_ratio, uncoalesced});
+        blocks_.push_back(blocks);
+      }
+      memo->second = ipc_cached(kernels_, blocks_)[0] / own;
+    }
+    const double shared = memo->second;
     if (self.alone <= 0 || shared <= 0) return base;
     return std::max<TimeNs>(1, static_cast<TimeNs>(static_cast<double>(base) * self.alone / shared));
   }
@@ -91,7 +105,10 @@ class MarkovInterference final : public DurationModel {
   }
 
   const kernelet::SmModel& model_for(const GpuSpec& gpu) const {
+    if (model_ && &gpu == model_gpu_spec_) return *model_;  // the same GPU as the last query (no name compare)
+    model_gpu_spec_ = &gpu;
     if (!model_ || model_gpu_ != gpu.name) {
+      memo_.clear();
       model_ = kernelet::sm_model_for(gpu);
       model_->granularity = granularity_ == "warp" ? kernelet::Granularity::Warp : kernelet::Granularity::Block;
       if (latency_ > 0) model_->memory.base_latency = latency_;
@@ -136,6 +153,16 @@ class MarkovInterference final : public DurationModel {
   mutable std::vector<kernelet::ModelKernel> kernels_;
   mutable std::vector<int> blocks_;
   mutable std::vector<std::tuple<int, double, double, int>> corunners_;
+  mutable const GpuSpec* model_gpu_spec_ = nullptr;
+  struct WordsHash {
+    std::size_t operator()(const std::vector<std::uint64_t>& words) const {
+      std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+      for (const std::uint64_t w : words) h = (h ^ w) * 0xbf58476d1ce4e5b9ULL + (h >> 29);
+      return static_cast<std::size_t>(h);
+    }
+  };
+  mutable std::vector<std::uint64_t> memo_key_;
+  mutable std::unordered_map<std::vector<std::uint64_t>, double, WordsHash> memo_;  // per SM model: IPC per block
 };
 
 }  // namespace
