@@ -28,6 +28,14 @@ std::vector<std::shared_ptr<const KernelProfile>> paper_kernels(const std::strin
   return out;
 }
 
+// AddressSanitizer builds (CI's second pass) run 50-100x slower: whole-workload property tests take a few of their
+// cases there.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
 PlanKernel with_ratios(double pur, double mur) {
   PlanKernel k;
   k.pur = pur;
@@ -380,6 +388,8 @@ TEST(KerneletPolicies, OptIsNeverSlowerThanKerneletWithoutInterference) {
   for (const char* gpu : {"c2050", "gtx680"})
     for (const char* mix : {"CI", "MI", "MIX", "ALL"})
       for (const int instances : {20, 30}) {
+        // Sanitized builds (50-100x slower) take the CI and ALL mixes at 20 instances.
+        if (kSanitized && (instances != 20 || (std::string(mix) != "CI" && std::string(mix) != "ALL"))) continue;
         const std::string w = (dir / fmt::format("{}-{}-{}.toml", gpu, mix, instances)).string();
         std::string out;
         ASSERT_EQ(test::run_cli(fmt::format("gen kernelet-mix --mix {} --traces {}/kernelet/{} --instances {} --seed 1 "
@@ -408,6 +418,11 @@ TEST(KerneletPolicies, RolloutOracleIsNeverSlowerThanKerneletOrTheTextsOpt) {
   for (const char* gpu : {"c2050", "gtx680"})
     for (const char* mix : {"CI", "MI", "MIX", "ALL"})
       for (const char* solo : {"false", "true"}) {
+        // Sanitized builds (50-100x slower) take two cases: the C2050's CI with the paper's loop, where the text's
+        // OPT is behind Kernelet and a rollout improves on both, and the GTX680's ALL with solo_without_gain.
+        if (kSanitized && !(std::string(gpu) == "c2050" && std::string(mix) == "CI" && std::string(solo) == "false") &&
+            !(std::string(gpu) == "gtx680" && std::string(mix) == "ALL" && std::string(solo) == "true"))
+          continue;
         const std::string w = (dir / fmt::format("{}-{}.toml", gpu, mix)).string();
         std::string out;
         ASSERT_EQ(test::run_cli(fmt::format("gen kernelet-mix --mix {} --traces {}/kernelet/{} --instances 10 --seed 1 "
@@ -440,7 +455,8 @@ TEST(KerneletPolicies, RolloutOracleIsNeverSlowerThanKerneletOrTheTextsOpt) {
         EXPECT_LE(policy_metric(rollout, "oracle_runs"), 2 + 3) << where;
         if (rollout.metrics.makespan < std::min(kernelet.metrics.makespan, text_opt.metrics.makespan)) ++improved;
       }
-  // The rollouts themselves find faster schedules than both starting points somewhere (not only the minimum of two).
+  // The rollouts themselves find faster schedules than both starting points somewhere (not only the minimum of two):
+  // on the C2050's CI, which sanitized builds keep too.
   EXPECT_GT(improved, 0);
   std::filesystem::remove_all(dir);
 }
