@@ -237,14 +237,15 @@ class KerneletPolicy final : public Policy {
       std::size_t k =
           std::max(next, best.taken.size() * static_cast<std::size_t>(j) / static_cast<std::size_t>(rollouts_));
       const auto other = [&](std::size_t i) -> std::optional<Decision> {
-        if (!(best.model[i] == best.taken[i])) return best.model[i];
-        if (!(best.measured[i] == best.taken[i])) return best.measured[i];
+        if (best.model[i] != best.taken[i]) return best.model[i];
+        if (best.measured[i] != best.taken[i]) return best.measured[i];
         return std::nullopt;
       };
-      while (k < best.taken.size() && !other(k)) ++k;
-      if (k >= best.taken.size()) break;
+      std::optional<Decision> alternative;
+      while (k < best.taken.size() && !(alternative = other(k))) ++k;
+      if (!alternative) break;
       std::vector<Decision> forced(best.taken.begin(), best.taken.begin() + static_cast<std::ptrdiff_t>(k));
-      forced.push_back(*other(k));
+      forced.push_back(*alternative);
       Trajectory t = run(std::move(forced), Chooser::Model);
       if (t.makespan < best.makespan) {
         best = std::move(t);
