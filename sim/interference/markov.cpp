@@ -4,7 +4,8 @@
 //   duration = recorded x (IPC_alone(r) / r) / (IPC_shared(k) / k)
 // with k the kernel's blocks on the SM and IPC_shared its IPC beside the co-runners. Like `residency`, the
 // duration is fixed when the block is dispatched. Kernels the model has no inputs for (no instruction counts
-// and no PUR/MUR) keep their recorded durations. docs/interference.md.
+// and no PUR/MUR) keep their recorded durations. `inputs=calibrated` (not the paper's) sets each kernel's memory
+// ratio so that the chain reproduces its recording's IPC alone (core/markov_calibration.h). docs/interference.md.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/markov_calibration.h"
 #include "core/markov_model.h"
 #include "sim/duration_model.h"
 #include "sim/registry.h"
@@ -30,7 +32,11 @@ class MarkovInterference final : public DurationModel {
       : granularity_(p.get_string("granularity")),
         latency_(p.get_double("latency")),
         a0_(p.get_double("a0")),
-        b0_(p.get_double("b0")) {
+        b0_(p.get_double("b0")),
+        calibrated_(p.get_string("inputs") == "calibrated") {
+    if (const std::string& inputs = p.get_string("inputs"); inputs != "counted" && inputs != "calibrated")
+      throw std::invalid_argument(fmt::format(
+          "interference model markov: parameter 'inputs' expects counted or calibrated, found \"{}\"", inputs));
     if (granularity_ != "block" && granularity_ != "warp")
       throw std::invalid_argument(fmt::format(
           "interference model markov: parameter 'granularity' expects block or warp, found \"{}\"", granularity_));
@@ -46,7 +52,7 @@ class MarkovInterference final : public DurationModel {
     if (!q.gpu || k.record_sets.empty()) return base;
     std::lock_guard lock(mutex_);
     const auto& model = model_for(*q.gpu);
-    const KernelInputs& self = inputs_of(k, model, q.gpu->warp_size);
+    const KernelInputs& self = inputs_of(k, model, *q.gpu);
     if (!self.kernel) return base;
     const int recorded_residency = std::max(1, k.record_sets.back().residency);
     const int own = std::max(1, q.sm_same_kernel_blocks);
@@ -57,7 +63,7 @@ class MarkovInterference final : public DurationModel {
     // anew (four times the chains in a Kernelet Monte Carlo sweep).
     corunners_.clear();
     for (int i = 0; i < q.co_runner_count; ++i) {
-      const KernelInputs& other = inputs_of(*q.co_runners[i].kernel, model, q.gpu->warp_size);
+      const KernelInputs& other = inputs_of(*q.co_runners[i].kernel, model, *q.gpu);
       if (!other.kernel) continue;  // no inputs: it does not take part in the chain
       const auto& m = *other.kernel;
       corunners_.emplace_back(m.warps_per_block, m.memory_ratio, m.uncoalesced, q.co_runners[i].blocks);
@@ -98,9 +104,11 @@ class MarkovInterference final : public DurationModel {
     mutable double alone = -1;
   };
 
-  const KernelInputs& inputs_of(const KernelProfile& k, const kernelet::SmModel& model, int warp_size) const {
+  const KernelInputs& inputs_of(const KernelProfile& k, const kernelet::SmModel& model, const GpuSpec& gpu) const {
     auto [it, fresh] = inputs_.try_emplace(&k);
-    if (fresh) it->second.kernel = kernelet::model_kernel(k, model, warp_size);
+    if (fresh)
+      it->second.kernel = calibrated_ ? kernelet::calibrated_model_kernel(k, model, gpu)
+                                      : kernelet::model_kernel(k, model, gpu.warp_size);
     return it->second;
   }
 
@@ -146,6 +154,7 @@ class MarkovInterference final : public DurationModel {
 
   std::string granularity_;
   double latency_, a0_, b0_;
+  bool calibrated_ = false;
   mutable std::mutex mutex_;
   mutable std::optional<kernelet::SmModel> model_;
   mutable std::string model_gpu_, model_key_, key_;
@@ -176,5 +185,8 @@ GPUSCHED_REGISTER_PLUGIN(
         {"granularity", gpusched::sim::ParamType::String, "block", "chain unit: block (the paper's speed-up) or warp"},
         {"latency", gpusched::sim::ParamType::Double, "0", "base memory latency L0 in cycles (0: by architecture)"},
         {"a0", gpusched::sim::ParamType::Double, "1", "slope of the linear contention term"},
-        {"b0", gpusched::sim::ParamType::Double, "0", "constant latency term, cycles"}}),
+        {"b0", gpusched::sim::ParamType::Double, "0", "constant latency term, cycles"},
+        {"inputs", gpusched::sim::ParamType::String, "counted",
+         "counted: R_m = memory instructions / instructions (the paper's); calibrated: R_m set so that the chain "
+         "reproduces each kernel's recorded IPC alone (kernels without a recorded IPC keep their counted inputs)"}}),
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::MarkovInterference>(p); })
