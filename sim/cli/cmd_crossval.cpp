@@ -295,7 +295,7 @@ class HeldOutPairs {
       if (!m || !measured) continue;
       const int residency = k.record_sets.back().residency;
       out.push_back(
-          {fmt::format("{} r={}", name, residency), *measured, kernelet::sm_ipc(markov_, {*m}, {residency})[0]});
+          {fmt::format("{} r={} R_m {:.4f}", name, residency, m->memory_ratio), *measured, kernelet::sm_ipc(markov_, {*m}, {residency})[0]});
     }
     return out;
   }
