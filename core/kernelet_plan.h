@@ -27,8 +27,9 @@ struct PlanKernel {
   std::optional<double> pur, mur;  // Table 4; a kernel without them is never pruned
 };
 
-// Builds a PlanKernel from a profile (model inputs as model_kernel(); R_m = 0 where the profile gives none).
-PlanKernel plan_kernel(const KernelProfile& k, const GpuSpec& gpu, const SmModel& model);
+// Builds a PlanKernel from a profile (model inputs as model_kernel(), or calibrated_model_kernel() with `calibrated`:
+// core/markov_calibration.h; R_m = 0 where the profile gives none).
+PlanKernel plan_kernel(const KernelProfile& k, const GpuSpec& gpu, const SmModel& model, bool calibrated = false);
 
 struct CoSchedule {
   std::size_t first = 0, second = 0;        // indices into the pending kernels

@@ -95,7 +95,11 @@ class KerneletPolicy final : public Policy {
         sample_(chooser == Chooser::Random ? static_cast<std::uint64_t>(p.get_int("sample")) : 0),
         oracle_(chooser == Chooser::Simulation ? parse_oracle(p.get_string("oracle")) : Oracle::Decision),
         rollouts_(chooser == Chooser::Simulation ? static_cast<int>(p.get_int("rollouts")) : 0),
+        calibrated_(p.get_string("inputs") == "calibrated"),
         shared_(std::make_shared<SharedCaches>()) {
+    if (const std::string& inputs = p.get_string("inputs"); inputs != "counted" && inputs != "calibrated")
+      throw std::invalid_argument("policy " + name_ + ": parameter 'inputs' expects counted or calibrated, found \"" +
+                                  inputs + "\"");
     if (alpha_p_ < 0 || alpha_m_ < 0 || overhead_ < 0 || max_overhead_ < 0 || rollouts_ < 0)
       throw std::invalid_argument("policy " + name_ +
                                   ": alpha_p, alpha_m, launch_overhead_us, max_slice_overhead and rollouts must be "
@@ -115,6 +119,7 @@ class KerneletPolicy final : public Policy {
         sample_(parent.sample_),
         oracle_(Oracle::Decision),
         rollouts_(0),
+        calibrated_(parent.calibrated_),
         shared_(parent.shared_),
         script_(script) {}
   std::string name() const override { return name_; }
@@ -196,7 +201,7 @@ class KerneletPolicy final : public Policy {
     for (std::int32_t l = 0; l < v.launch_count(); ++l) {
       const auto& L = v.launch(l);
       auto& st = state_[static_cast<std::size_t>(l)];
-      st.plan = kernelet::plan_kernel(*L.kernel, v.gpu(), model_);
+      st.plan = kernelet::plan_kernel(*L.kernel, v.gpu(), model_, calibrated_);
       const KernelProfile& k = *L.kernel;
       st.min_slice = kernelet::smallest_slice(
           L.total_blocks, v.sms_per_gpu(), std::max(1, L.residency), [&k](int r) { return mean_block_time(k, r); },
@@ -653,6 +658,7 @@ class KerneletPolicy final : public Policy {
   std::uint64_t rng_state_ = 0;
   Oracle oracle_;
   int rollouts_;
+  bool calibrated_;  // inputs=calibrated: each kernel's R_m reproduces its recording alone
   kernelet::SmModel model_;
   // The model's IPCs and OPT's probes, shared with the rollout oracle's runs of the same workload.
   struct SharedCaches {
@@ -706,6 +712,9 @@ std::vector<ParamSpec> kernelet_params(bool with_sample) {
       {"launch_overhead_us", ParamType::Double, "5", "cost of launching one slice, microseconds"},
       {"max_slice_overhead", ParamType::Double, "0.02",
        "p: the smallest slice keeps the slicing overhead within this (section 4.1)"},
+      {"inputs", ParamType::String, "counted",
+       "the model's R_m: counted (memory instructions / instructions, or PUR/MUR: the paper's); calibrated: set so "
+       "that the chain reproduces each recorded kernel's IPC alone (not in the paper; docs/interference.md)"},
   };
   if (with_sample)
     p.push_back({"sample", ParamType::Int, "0", "which Monte Carlo sample (with the seed, picks the random choices)"});

@@ -467,3 +467,21 @@ TEST(KerneletPolicies, RolloutOracleRefusesBadParameters) {
   EXPECT_THROW(test::run(w, gpu, "kernelet-opt", 1, 1, {{"oracle", "best"}}), std::invalid_argument);
   EXPECT_THROW(test::run(w, gpu, "kernelet-opt", 1, 1, {{"rollouts", "-1"}}), std::invalid_argument);
 }
+
+// inputs=calibrated (not the paper's; core/markov_calibration.h): Kernelet plans with each recorded kernel's R_m set to
+// reproduce its recording alone. On the shipped 16-instance H100 MIX the calibrated sad-s1 (R_m 0.011 against 0.111
+// counted) changes the co-schedules: another schedule, every invariant kept. Counted inputs stay the default.
+TEST(KerneletPolicies, CalibratedInputsPlanAnotherScheduleOnRecordedKernels) {
+  const auto loaded = sim::load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/kernelet-mix-h100.toml",
+                                                 "", nullptr, "--gpu", "");
+  const auto counted = test::run(loaded.workload, loaded.gpu, "kernelet");
+  const auto calibrated = test::run(loaded.workload, loaded.gpu, "kernelet", 1, 1, {{"inputs", "calibrated"}});
+  EXPECT_EQ(test::check_invariants(loaded.workload, loaded.gpu, counted), "");
+  EXPECT_EQ(test::check_invariants(loaded.workload, loaded.gpu, calibrated), "");
+  EXPECT_NE(counted.metrics.makespan, calibrated.metrics.makespan);
+  EXPECT_EQ(counted.metrics.makespan,
+            test::run(loaded.workload, loaded.gpu, "kernelet", 1, 1, {{"inputs", "counted"}}).metrics.makespan);
+  for (const char* policy : {"kernelet", "kernelet-opt", "kernelet-mc"})
+    EXPECT_THROW(test::run(loaded.workload, loaded.gpu, policy, 1, 1, {{"inputs", "profiled"}}), std::invalid_argument)
+        << policy;
+}
