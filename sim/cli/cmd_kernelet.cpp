@@ -39,6 +39,11 @@ void add_kernelet_command(CLI::App& app) {
   auto prune = std::make_shared<std::string>("or");
   cmd->add_option("--prune", *prune, "Pruning rule of the pair table: or (section 4.3's text) or and (Table 6)")
       ->check(CLI::IsMember({"or", "and"}));
+  auto inputs = std::make_shared<std::string>("counted");
+  cmd->add_option("--inputs", *inputs,
+                  "R_m: counted (the paper's) or calibrated (each recorded kernel's R_m reproduces its recording alone; "
+                  "docs/interference.md)")
+      ->check(CLI::IsMember({"counted", "calibrated"}));
   cmd->callback([=] {
     Warnings warnings;
     std::vector<KernelProfile> profiles;
@@ -50,13 +55,13 @@ void add_kernelet_command(CLI::App& app) {
     auto model = kernelet::sm_model_for(gpu);
     model.granularity = *granularity == "warp" ? kernelet::Granularity::Warp : kernelet::Granularity::Block;
     std::vector<kernelet::PlanKernel> plan;
-    for (const auto& k : profiles) plan.push_back(kernelet::plan_kernel(k, gpu, model));
+    for (const auto& k : profiles) plan.push_back(kernelet::plan_kernel(k, gpu, model, *inputs == "calibrated"));
     kernelet::IpcCache cache;
     fmt::print(
         "Kernelet model on {} ({} SMs, {} schedulers, peak IPC {}, B = {:.4f} requests/cycle/SM, L0 = {} "
-        "cycles), {} granularity\n\n",
+        "cycles), {} granularity, {} inputs\n\n",
         gpu.name, gpu.sm_count, model.schedulers, model.peak_ipc, model.memory.bandwidth, model.memory.base_latency,
-        *granularity);
+        *granularity, *inputs);
     fmt::print("| kernel | PUR | MUR | R_m | uncoalesced | blocks/SM | predicted IPC | PUR x peak IPC |\n");
     fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (std::size_t i = 0; i < plan.size(); ++i) {

@@ -432,3 +432,17 @@ TEST(Cli, InterferenceTakesTheModelsParameters) {
   EXPECT_NE(run_cli("sim -w " + w + " -p fifo --interference none:x=1", out), 0);
   EXPECT_NE(out.find("unknown parameter 'x'"), std::string::npos) << out;
 }
+
+// kernelet-model --inputs calibrated: sad-s1's R_m set so that the chain alone at its recorded 8 blocks a SM issues at
+// its recording's IPC (2.870: recorded blocks x counted instructions / (SMs x span x clock)); counted, the chain
+// predicts 0.486 (docs/interference.md, "Kernelet's model calibrated on each kernel alone"). A bad value is refused.
+TEST(Cli, KerneletModelPrintsCalibratedInputs) {
+  const std::string sad = std::string(GPUSCHED_TRACES_DIR) + "/live/h100/sad-s1.kernel.toml";
+  std::string out;
+  ASSERT_EQ(run_cli("kernelet-model " + sad + " --inputs calibrated", out), 0) << out;
+  EXPECT_NE(out.find("calibrated inputs"), std::string::npos) << out;
+  EXPECT_NE(out.find("| sad-s1 | - | - | 0.0106 | 0% | 8 | 2.870 |"), std::string::npos) << out;
+  ASSERT_EQ(run_cli("kernelet-model " + sad, out), 0) << out;
+  EXPECT_NE(out.find("| sad-s1 | - | - | 0.1105 | 0% | 8 | 0.486 |"), std::string::npos) << out;
+  EXPECT_NE(run_cli("kernelet-model " + sad + " --inputs measured", out), 0);
+}
