@@ -294,8 +294,8 @@ class HeldOutPairs {
       const auto measured = kernelet::recorded_ipc(k, gpu_);
       if (!m || !measured) continue;
       const int residency = k.record_sets.back().residency;
-      out.push_back(
-          {fmt::format("{} r={} R_m {:.4f}", name, residency, m->memory_ratio), *measured, kernelet::sm_ipc(markov_, {*m}, {residency})[0]});
+      out.push_back({fmt::format("{} r={} R_m {:.4f}", name, residency, m->memory_ratio), *measured,
+                     kernelet::sm_ipc(markov_, {*m}, {residency})[0]});
     }
     return out;
   }

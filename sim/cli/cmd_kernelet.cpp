@@ -40,9 +40,10 @@ void add_kernelet_command(CLI::App& app) {
   cmd->add_option("--prune", *prune, "Pruning rule of the pair table: or (section 4.3's text) or and (Table 6)")
       ->check(CLI::IsMember({"or", "and"}));
   auto inputs = std::make_shared<std::string>("counted");
-  cmd->add_option("--inputs", *inputs,
-                  "R_m: counted (the paper's) or calibrated (each recorded kernel's R_m reproduces its recording alone; "
-                  "docs/interference.md)")
+  cmd->add_option(
+         "--inputs", *inputs,
+         "R_m: counted (the paper's) or calibrated (each recorded kernel's R_m reproduces its recording alone; "
+         "docs/interference.md)")
       ->check(CLI::IsMember({"counted", "calibrated"}));
   cmd->callback([=] {
     Warnings warnings;
