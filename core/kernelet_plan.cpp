@@ -35,7 +35,7 @@ PlanKernel plan_kernel(const KernelProfile& k, const GpuSpec& gpu, const SmModel
   const auto occ = compute_occupancy(gpu, k.shape());
   p.footprint = occ.footprint;
   p.max_blocks_per_sm = std::max(1, occ.blocks_per_sm);
-  if (const auto m = calibrated ? calibrated_model_kernel(k, model, gpu) : model_kernel(k, model, gpu.warp_size)) {
+  if (const auto m = model_inputs(k, model, gpu, calibrated)) {
     p.model = *m;
   } else {
     p.model.warps_per_block = std::max(1, (k.threads_per_block() + gpu.warp_size - 1) / gpu.warp_size);

@@ -2,17 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace gpusched::kernelet {
 
-std::optional<double> recorded_ipc(const KernelProfile& k, const GpuSpec& gpu) {
-  if (!k.instructions_per_block || k.record_sets.empty()) return std::nullopt;
-  const RecordSet& set = k.record_sets.back();
+std::optional<double> recorded_ipc(const RecordSet& set, double instructions, const GpuSpec& gpu) {
   if (set.span <= 0 || set.recorded <= 0 || set.residency <= 0 || gpu.clock_mhz <= 0) return std::nullopt;
   // The SMs the recording used: every SM, unless the grid is smaller than one wave.
   const double sms = std::min<double>(gpu.sm_count, std::ceil(static_cast<double>(set.recorded) / set.residency));
   const double cycles = static_cast<double>(set.span) * gpu.clock_mhz / 1000.0;
-  return static_cast<double>(set.recorded) * *k.instructions_per_block / (sms * cycles);
+  return static_cast<double>(set.recorded) * instructions / (sms * cycles);
+}
+
+std::optional<double> recorded_ipc(const KernelProfile& k, const GpuSpec& gpu) {
+  if (!k.instructions_per_block || k.record_sets.empty()) return std::nullopt;
+  return recorded_ipc(k.record_sets.back(), *k.instructions_per_block, gpu);
 }
 
 std::optional<ModelKernel> calibrated_model_kernel(const KernelProfile& k, const SmModel& model, const GpuSpec& gpu) {
@@ -38,6 +42,17 @@ std::optional<ModelKernel> calibrated_model_kernel(const KernelProfile& k, const
   }
   m->memory_ratio = 0.5 * (lo + hi);
   return m;
+}
+
+std::optional<ModelKernel> model_inputs(const KernelProfile& k, const SmModel& model, const GpuSpec& gpu,
+                                        bool calibrated) {
+  return calibrated ? calibrated_model_kernel(k, model, gpu) : model_kernel(k, model, gpu.warp_size);
+}
+
+bool parse_calibrated_inputs(const std::string& value, const std::string& who) {
+  if (value != "counted" && value != "calibrated")
+    throw std::invalid_argument(who + ": parameter 'inputs' expects counted or calibrated, found \"" + value + "\"");
+  return value == "calibrated";
 }
 
 }  // namespace gpusched::kernelet

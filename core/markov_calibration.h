@@ -6,6 +6,7 @@
 // the chain, alone at the kernel's recorded residency, issues at the IPC its recording measured.
 #pragma once
 #include <optional>
+#include <string>
 
 #include "core/gpu_spec.h"
 #include "core/kernel_profile.h"
@@ -13,9 +14,11 @@
 
 namespace gpusched::kernelet {
 
-// Warp instructions per cycle of one SM in the kernel's recording at its highest residency: recorded blocks x
-// instructions per block / (SMs the recording used x its span in cycles). nullopt without counted instructions or a
-// recording with a span.
+// Warp instructions per cycle of one SM in a recording of `instructions` per block: recorded blocks x instructions
+// per block / (SMs the recording used x its span in cycles). nullopt for a record set without a span (built in code).
+std::optional<double> recorded_ipc(const RecordSet& set, double instructions, const GpuSpec& gpu);
+
+// The same of the kernel's recording at its highest residency; nullopt also without counted instructions.
 std::optional<double> recorded_ipc(const KernelProfile& k, const GpuSpec& gpu);
 
 // model_kernel()'s inputs with R_m replaced by the value (in [0, 1], found by bisection: the chain's IPC falls as R_m
@@ -23,5 +26,13 @@ std::optional<double> recorded_ipc(const KernelProfile& k, const GpuSpec& gpu);
 // where the recording is faster than the chain at R_m = 0 or slower than at R_m = 1. A profile without a recorded IPC
 // keeps model_kernel()'s inputs.
 std::optional<ModelKernel> calibrated_model_kernel(const KernelProfile& k, const SmModel& model, const GpuSpec& gpu);
+
+// The model's inputs for `k` under the `inputs` parameter: calibrated_model_kernel() or model_kernel().
+std::optional<ModelKernel> model_inputs(const KernelProfile& k, const SmModel& model, const GpuSpec& gpu,
+                                        bool calibrated);
+
+// The `inputs` parameter's value: true for "calibrated", false for "counted"; anything else throws
+// std::invalid_argument naming `who` ("interference model markov", "policy kernelet").
+bool parse_calibrated_inputs(const std::string& value, const std::string& who);
 
 }  // namespace gpusched::kernelet

@@ -273,9 +273,7 @@ class HeldOutPairs {
   // `calibrated`: R_m set to reproduce the kernel's recorded IPC alone (`markov:inputs=calibrated`).
   std::optional<kernelet::ModelKernel> model_input(const std::string& name, bool calibrated = false) const {
     const KernelProfile* k = profile(name);
-    if (!k) return std::nullopt;
-    return calibrated ? kernelet::calibrated_model_kernel(*k, markov_, gpu_)
-                      : kernelet::model_kernel(*k, markov_, gpu_.warp_size);
+    return k ? kernelet::model_inputs(*k, markov_, gpu_, calibrated) : std::nullopt;
   }
 
   // Kernelet's Figure 7 and 8 comparison on these kernels: IPC per SM (warp instructions per cycle) measured

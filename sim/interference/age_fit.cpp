@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/markov_calibration.h"
 #include "core/markov_model.h"
 #include "core/occupancy.h"
 #include "core/prediction_errors.h"
@@ -14,11 +15,7 @@ namespace {
 constexpr double kMaxUtilisation = 0.97;  // older groups never take every issue slot (ln(1 - u) stays finite)
 
 double utilisation_of_set(const RecordSet& set, double instructions, const GpuSpec& gpu, double peak_ipc) {
-  if (set.span <= 0 || set.recorded <= 0 || set.residency <= 0) return 0.0;
-  // The SMs the recording used: every SM, unless the grid is smaller than one wave.
-  const double sms = std::min<double>(gpu.sm_count, std::ceil(static_cast<double>(set.recorded) / set.residency));
-  const double cycles = static_cast<double>(set.span) * gpu.clock_mhz / 1000.0;
-  return static_cast<double>(set.recorded) * instructions / (sms * cycles * peak_ipc);
+  return kernelet::recorded_ipc(set, instructions, gpu).value_or(0.0) / peak_ipc;
 }
 }  // namespace
 

@@ -33,10 +33,7 @@ class MarkovInterference final : public DurationModel {
         latency_(p.get_double("latency")),
         a0_(p.get_double("a0")),
         b0_(p.get_double("b0")),
-        calibrated_(p.get_string("inputs") == "calibrated") {
-    if (const std::string& inputs = p.get_string("inputs"); inputs != "counted" && inputs != "calibrated")
-      throw std::invalid_argument(fmt::format(
-          "interference model markov: parameter 'inputs' expects counted or calibrated, found \"{}\"", inputs));
+        calibrated_(kernelet::parse_calibrated_inputs(p.get_string("inputs"), "interference model markov")) {
     if (granularity_ != "block" && granularity_ != "warp")
       throw std::invalid_argument(fmt::format(
           "interference model markov: parameter 'granularity' expects block or warp, found \"{}\"", granularity_));
@@ -106,9 +103,7 @@ class MarkovInterference final : public DurationModel {
 
   const KernelInputs& inputs_of(const KernelProfile& k, const kernelet::SmModel& model, const GpuSpec& gpu) const {
     auto [it, fresh] = inputs_.try_emplace(&k);
-    if (fresh)
-      it->second.kernel = calibrated_ ? kernelet::calibrated_model_kernel(k, model, gpu)
-                                      : kernelet::model_kernel(k, model, gpu.warp_size);
+    if (fresh) it->second.kernel = kernelet::model_inputs(k, model, gpu, calibrated_);
     return it->second;
   }
 

@@ -24,6 +24,7 @@
 #include <stdexcept>
 
 #include "core/kernelet_plan.h"
+#include "core/markov_calibration.h"
 #include "core/random.h"
 #include "sim/policies/issue.h"
 #include "sim/policy.h"
@@ -95,11 +96,8 @@ class KerneletPolicy final : public Policy {
         sample_(chooser == Chooser::Random ? static_cast<std::uint64_t>(p.get_int("sample")) : 0),
         oracle_(chooser == Chooser::Simulation ? parse_oracle(p.get_string("oracle")) : Oracle::Decision),
         rollouts_(chooser == Chooser::Simulation ? static_cast<int>(p.get_int("rollouts")) : 0),
-        calibrated_(p.get_string("inputs") == "calibrated"),
+        calibrated_(kernelet::parse_calibrated_inputs(p.get_string("inputs"), "policy " + name_)),
         shared_(std::make_shared<SharedCaches>()) {
-    if (const std::string& inputs = p.get_string("inputs"); inputs != "counted" && inputs != "calibrated")
-      throw std::invalid_argument("policy " + name_ + ": parameter 'inputs' expects counted or calibrated, found \"" +
-                                  inputs + "\"");
     if (alpha_p_ < 0 || alpha_m_ < 0 || overhead_ < 0 || max_overhead_ < 0 || rollouts_ < 0)
       throw std::invalid_argument("policy " + name_ +
                                   ": alpha_p, alpha_m, launch_overhead_us, max_slice_overhead and rollouts must be "
