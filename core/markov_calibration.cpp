@@ -55,4 +55,10 @@ bool parse_calibrated_inputs(const std::string& value, const std::string& who) {
   return value == "calibrated";
 }
 
+SchedulerSplit parse_scheduler_split(const std::string& value, const std::string& who) {
+  if (value != "blocks" && value != "warps")
+    throw std::invalid_argument(who + ": parameter 'split' expects blocks or warps, found \"" + value + "\"");
+  return value == "warps" ? SchedulerSplit::Warps : SchedulerSplit::Blocks;
+}
+
 }  // namespace gpusched::kernelet

@@ -35,4 +35,8 @@ std::optional<ModelKernel> model_inputs(const KernelProfile& k, const SmModel& m
 // std::invalid_argument naming `who` ("interference model markov", "policy kernelet").
 bool parse_calibrated_inputs(const std::string& value, const std::string& who);
 
+// The `split` parameter's value: "blocks" or "warps" (SmModel::split); anything else throws std::invalid_argument
+// naming `who`.
+SchedulerSplit parse_scheduler_split(const std::string& value, const std::string& who);
+
 }  // namespace gpusched::kernelet

@@ -57,8 +57,8 @@ KernelStates enumerate(const ChainKernel& k) {
 void check(const std::vector<ChainKernel>& kernels, const ChainMemory& m) {
   if (kernels.empty()) throw std::invalid_argument("Markov model: no kernels");
   for (const auto& k : kernels) {
-    if (k.units < 0 || k.warps_per_unit < 1)
-      throw std::invalid_argument("Markov model: units must be >= 0 and warps_per_unit >= 1");
+    if (k.units < 0 || !(k.warps_per_unit > 0.0))
+      throw std::invalid_argument("Markov model: units must be >= 0 and warps_per_unit > 0");
     if (!(k.memory_ratio >= 0.0 && k.memory_ratio <= 1.0) || !(k.uncoalesced >= 0.0 && k.uncoalesced <= 1.0))
       throw std::invalid_argument(
           fmt::format("Markov model: memory_ratio and uncoalesced must lie in [0, 1], found "
@@ -179,9 +179,9 @@ std::vector<double> build_matrix(const Chain& ch, const std::vector<ChainKernel>
     for (std::size_t k = 0; k < kernels.size(); ++k) {
       const auto& ks = ch.per_kernel[k];
       const auto [c, u] = ks.states[(s / ch.radix[k]) % ks.states.size()];
-      const int g = kernels[k].warps_per_unit;
-      issued += static_cast<double>((kernels[k].units - c - u) * g);
-      outstanding += static_cast<double>(c * g) + static_cast<double>(u * g) * m.requests_per_uncoalesced;
+      const double g = kernels[k].warps_per_unit;
+      issued += static_cast<double>(kernels[k].units - c - u) * g;
+      outstanding += static_cast<double>(c) * g + static_cast<double>(u) * g * m.requests_per_uncoalesced;
     }
     const double round = std::max(1.0, issued);  // all units stalled: a one-cycle idle round
     const double latency_c = m.base_latency + m.b0 + m.a0 * outstanding / m.bandwidth;
@@ -255,7 +255,7 @@ ChainSolution solve_chain(const std::vector<ChainKernel>& kernels, const ChainMe
   for (std::size_t s = 0; s < ch.states; ++s) {
     double issued = 0.0;
     for (std::size_t k = 0; k < kernels.size(); ++k) {
-      const double ik = static_cast<double>(ready_units(ch, kernels, s, k) * kernels[k].warps_per_unit);
+      const double ik = static_cast<double>(ready_units(ch, kernels, s, k)) * kernels[k].warps_per_unit;
       sol.ipc[k] += sol.stationary[s] * ik;
       issued += ik;
     }
@@ -303,22 +303,64 @@ SmModel sm_model_for(const GpuSpec& gpu) {
   return m;
 }
 
+namespace {
+
+std::size_t chain_states(const std::vector<ChainKernel>& chain) {
+  std::size_t states = 1;
+  for (const auto& k : chain) {
+    const auto u = static_cast<std::size_t>(k.units);
+    states *= k.uncoalesced > 0.0 ? (u + 1) * (u + 2) / 2 : u + 1;  // enumerate(): (c, u) pairs or c alone
+  }
+  return states;
+}
+
+// Under the warps split every block is a unit of each virtual SM (four times the blocks split's units on a
+// four-scheduler SM), so a composition of many blocks can make a chain too large to solve densely at every
+// composition a simulation meets. Units are then grouped, g blocks to a unit (the same speed-up as the paper's
+// block units: a group stalls and issues together), the smallest g that brings the chain to at most
+// kGroupedStates states; each kernel keeps its warps (warps_per_unit grows by units / grouped units).
+constexpr std::size_t kGroupedStates = 1024;
+
+void group_units(std::vector<ChainKernel>& chain) {
+  if (chain_states(chain) <= kGroupedStates) return;
+  const std::vector<ChainKernel> original = chain;
+  for (int g = 2;; ++g) {
+    for (std::size_t k = 0; k < chain.size(); ++k) {
+      const int units = original[k].units;
+      chain[k].units = (units + g - 1) / g;
+      chain[k].warps_per_unit = original[k].warps_per_unit * units / chain[k].units;
+    }
+    const bool single = std::all_of(chain.begin(), chain.end(), [](const ChainKernel& k) { return k.units <= 1; });
+    if (single || chain_states(chain) <= kGroupedStates) return;  // one unit each: as small as grouping goes
+  }
+}
+
+}  // namespace
+
 std::vector<double> sm_ipc(const SmModel& model, const std::vector<ModelKernel>& kernels,
                            const std::vector<int>& blocks) {
   if (kernels.size() != blocks.size()) throw std::invalid_argument("sm_ipc: one block count per kernel");
   const int s = std::max(1, model.schedulers);
   ChainMemory memory = model.memory;
   memory.bandwidth /= s;  // each virtual SM gets its share of the SM's bandwidth
-  // Blocks per virtual SM are blocks / schedulers; where that is fractional the IPCs are interpolated
-  // (multi-linearly) between the chains with the counts rounded down and up.
   const std::size_t n = kernels.size();
+  const bool warp_split = model.split == SchedulerSplit::Warps;
+  // Units of kernel k on a virtual SM, in the chain's unit (a block or a warp) before rounding: under the blocks
+  // split blocks / s; under the warps split every block is on every virtual SM (with warps_per_block / s warps
+  // there), so blocks, or blocks x warps_per_block / s warps. Where that is fractional the IPCs are interpolated
+  // (multi-linearly) between the chains with the counts rounded down and up.
   std::vector<int> lo(n), hi(n);
   std::vector<double> frac(n);
   for (std::size_t k = 0; k < n; ++k) {
     if (blocks[k] < 0) throw std::invalid_argument("sm_ipc: negative block count");
-    lo[k] = blocks[k] / s;
-    hi[k] = lo[k] + (blocks[k] % s ? 1 : 0);
-    frac[k] = static_cast<double>(blocks[k] % s) / s;
+    int numerator = blocks[k], denominator = s;
+    if (warp_split) {
+      denominator = model.granularity == Granularity::Block ? 1 : s;
+      numerator = model.granularity == Granularity::Block ? blocks[k] : blocks[k] * kernels[k].warps_per_block;
+    }
+    lo[k] = numerator / denominator;
+    hi[k] = lo[k] + (numerator % denominator ? 1 : 0);
+    frac[k] = static_cast<double>(numerator % denominator) / denominator;
   }
   std::vector<double> out(n, 0.0);
   for (std::size_t corner = 0; corner < (std::size_t{1} << n); ++corner) {
@@ -340,14 +382,20 @@ std::vector<double> sm_ipc(const SmModel& model, const std::vector<ModelKernel>&
       if (units[k] == 0) continue;
       ChainKernel ck;
       const bool block_units = model.granularity == Granularity::Block;
-      ck.units = block_units ? units[k] : units[k] * kernels[k].warps_per_block;
-      ck.warps_per_unit = block_units ? kernels[k].warps_per_block : 1;
+      if (warp_split) {  // units[k] already counts the chain's units on one virtual SM
+        ck.units = units[k];
+        ck.warps_per_unit = block_units ? static_cast<double>(kernels[k].warps_per_block) / s : 1.0;
+      } else {
+        ck.units = block_units ? units[k] : units[k] * kernels[k].warps_per_block;
+        ck.warps_per_unit = block_units ? kernels[k].warps_per_block : 1;
+      }
       ck.memory_ratio = kernels[k].memory_ratio;
       ck.uncoalesced = kernels[k].uncoalesced;
       chain.push_back(ck);
       which.push_back(k);
     }
     if (chain.empty()) continue;
+    if (warp_split) group_units(chain);
     const auto sol = solve_chain(chain, memory);
     for (std::size_t i = 0; i < which.size(); ++i) out[which[i]] += weight * sol.ipc[i] * model.peak_ipc;
   }

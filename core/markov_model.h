@@ -21,7 +21,8 @@ namespace gpusched::kernelet {
 // One kernel's part of the chain.
 struct ChainKernel {
   int units = 1;              // warps (or blocks) of the kernel on the (virtual) SM
-  int warps_per_unit = 1;     // a ready unit issues this many instructions per round (1 for warps)
+  double warps_per_unit = 1;  // a ready unit issues this many instructions per round (1 for warps; a block's
+                              // share of one scheduler where blocks are split over the schedulers: can be < 1)
   double memory_ratio = 0.0;  // R_m: memory instructions / instructions, in [0, 1]
   double uncoalesced = 0.0;   // fraction of memory instructions that are uncoalesced, in [0, 1]
 };
@@ -65,12 +66,21 @@ struct ModelKernel {
 
 enum class Granularity { Warp, Block };
 
+// How an SM's blocks are divided among its warp schedulers (virtual SMs). Blocks: the paper's text (section 4.4,
+// "active thread blocks ... divided by the number of warp schedulers"): blocks / s per virtual SM, interpolated
+// where fractional, so one block on four schedulers is a quarter of a one-block virtual SM and the SM can issue at
+// most one scheduler's peak. Warps: as the hardware places warps (warp i of a block to scheduler i mod s), every
+// block has warps_per_block / s warps on each virtual SM (docs/policies/kernelet.md, "Blocks or warps over the
+// schedulers").
+enum class SchedulerSplit { Blocks, Warps };
+
 // GPU-level settings of the model.
 struct SmModel {
   ChainMemory memory;     // per SM (bandwidth of the whole SM; divided per virtual SM)
   int schedulers = 1;     // warp schedulers per SM (virtual SMs)
   double peak_ipc = 1.0;  // warp instructions per cycle of the whole SM at full issue
   Granularity granularity = Granularity::Block;
+  SchedulerSplit split = SchedulerSplit::Blocks;
 };
 
 // Defaults from a GpuSpec: bandwidth in 128-byte requests per cycle per SM from the DRAM bandwidth, clock and

@@ -237,22 +237,23 @@ class HeldOutPairs {
         d += demand(p.kernel) * (exposure == Exposure::Life ? p.exposure : p.exposure_at_start);
       return sim::bandwidth_slowdown(d, own, r.victim_full, gpu_);
     }
-    if (model == "markov" || model == "markov:inputs=calibrated") {
-      const bool calibrated = model != "markov";
+    if (const auto variant = markov_variant(model)) {
+      const bool calibrated = variant->calibrated;
+      const kernelet::SmModel& chain = variant->model;
       // sim/interference/markov.cpp's rule with the SM's blocks as measured (each partner's exposure rounded to
       // whole blocks): the victim's per-block IPC alone at its own count over its IPC beside the partners.
-      const auto victim = model_input(r.victim, calibrated);
+      const auto victim = model_input(r.victim, calibrated, chain);
       if (!victim) return 1.0;
       std::vector<kernelet::ModelKernel> kernels{*victim};
       std::vector<int> blocks{r.victim_blocks_per_sm};
       for (const auto& p : r.partners)
-        if (const auto m = model_input(p.kernel, calibrated)) {
+        if (const auto m = model_input(p.kernel, calibrated, chain)) {
           kernels.push_back(*m);
           blocks.push_back(
               static_cast<int>(std::lround(exposure == Exposure::Life ? p.exposure : p.exposure_at_start)));
         }
-      const double alone = kernelet::sm_ipc(markov_, {*victim}, {r.victim_blocks_per_sm})[0];
-      const double shared = kernelet::sm_ipc(markov_, kernels, blocks)[0];
+      const double alone = kernelet::sm_ipc(chain, {*victim}, {r.victim_blocks_per_sm})[0];
+      const double shared = kernelet::sm_ipc(chain, kernels, blocks)[0];
       return alone > 0 && shared > 0 ? alone / shared : 1.0;
     }
     return 1.0;  // none
@@ -262,9 +263,36 @@ class HeldOutPairs {
   // The models the held-out rows can be predicted under: the co-run fits are made here on each fold, so a
   // `corun` with other parameters (another co-run file, another order) has no held-out rule.
   static bool supports(const std::string& model) {
-    return model == "none" || model == "residency" || model == "bandwidth" || model == "markov" ||
-           model == "markov:inputs=calibrated" || model == "corun" || model == "corun:form=ratio" || model == "age" ||
-           model == "equivalent" || model == "equivalent:fallback=value" || equivalent_gpu_wide(model);
+    return model == "none" || model == "residency" || model == "bandwidth" || markov_spec(model) ||
+           model == "corun" || model == "corun:form=ratio" || model == "age" || model == "equivalent" ||
+           model == "equivalent:fallback=value" || equivalent_gpu_wide(model);
+  }
+  // `markov` with no parameters but `inputs` (counted or calibrated) and `split` (blocks or warps): the variants
+  // whose held-out rule is the chain's (its other parameters are not read here).
+  static bool markov_spec(const std::string& model) {
+    std::map<std::string, std::string> params;
+    try {
+      if (sim::split_model_spec(model, params) != "markov") return false;
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+    for (const auto& [key, value] : params)
+      if (!(key == "inputs" && (value == "counted" || value == "calibrated")) &&
+          !(key == "split" && (value == "blocks" || value == "warps")))
+        return false;
+    return true;
+  }
+  struct MarkovVariant {
+    bool calibrated = false;
+    kernelet::SmModel model;
+  };
+  std::optional<MarkovVariant> markov_variant(const std::string& model) const {
+    if (!markov_spec(model)) return std::nullopt;
+    std::map<std::string, std::string> params;
+    sim::split_model_spec(model, params);
+    MarkovVariant v{params.count("inputs") && params.at("inputs") == "calibrated", markov_};
+    if (params.count("split") && params.at("split") == "warps") v.model.split = kernelet::SchedulerSplit::Warps;
+    return v;
   }
   static bool equivalent_gpu_wide(const std::string& model) {
     return model == "equivalent:gpu_wide=on" || model == "equivalent:gpu_wide=up";
@@ -272,8 +300,12 @@ class HeldOutPairs {
 
   // `calibrated`: R_m set to reproduce the kernel's recorded IPC alone (`markov:inputs=calibrated`).
   std::optional<kernelet::ModelKernel> model_input(const std::string& name, bool calibrated = false) const {
+    return model_input(name, calibrated, markov_);
+  }
+  std::optional<kernelet::ModelKernel> model_input(const std::string& name, bool calibrated,
+                                                   const kernelet::SmModel& model) const {
     const KernelProfile* k = profile(name);
-    return k ? kernelet::model_inputs(*k, markov_, gpu_, calibrated) : std::nullopt;
+    return k ? kernelet::model_inputs(*k, model, gpu_, calibrated) : std::nullopt;
   }
 
   // Kernelet's Figure 7 and 8 comparison on these kernels: IPC per SM (warp instructions per cycle) measured
@@ -285,19 +317,42 @@ class HeldOutPairs {
     std::string what;
     double measured = 0, predicted = 0;
   };
-  std::vector<IpcPoint> ipc_alone(bool calibrated) const {
+  std::vector<IpcPoint> ipc_alone(const std::string& variant) const {
+    const auto v = *markov_variant(variant);
+    const bool calibrated = v.calibrated;
     std::vector<IpcPoint> out;
     for (const auto& [name, k] : profiles_) {
-      const auto m = model_input(name, calibrated);
+      const auto m = model_input(name, calibrated, v.model);
       const auto measured = kernelet::recorded_ipc(k, gpu_);
       if (!m || !measured) continue;
       const int residency = k.record_sets.back().residency;
       out.push_back({fmt::format("{} r={} R_m {:.4f}", name, residency, m->memory_ratio), *measured,
-                     kernelet::sm_ipc(markov_, {*m}, {residency})[0]});
+                     kernelet::sm_ipc(v.model, {*m}, {residency})[0]});
     }
     return out;
   }
-  std::vector<IpcPoint> ipc_together(bool calibrated) const {
+  // The same at each kernel's other recorded residencies (1 and about half its highest): calibrated inputs match the
+  // highest by construction, so these are what the chain predicts of the kernel's own residency curve.
+  std::vector<IpcPoint> ipc_alone_lower(const std::string& variant) const {
+    const auto v = *markov_variant(variant);
+    const bool calibrated = v.calibrated;
+    std::vector<IpcPoint> out;
+    for (const auto& [name, k] : profiles_) {
+      const auto m = model_input(name, calibrated, v.model);
+      if (!m || !k.instructions_per_block) continue;
+      for (std::size_t i = 0; i + 1 < k.record_sets.size(); ++i) {
+        const RecordSet& set = k.record_sets[i];
+        const auto measured = kernelet::recorded_ipc(set, *k.instructions_per_block, gpu_);
+        if (!measured) continue;
+        out.push_back({fmt::format("{} r={}", name, set.residency), *measured,
+                       kernelet::sm_ipc(v.model, {*m}, {set.residency})[0]});
+      }
+    }
+    return out;
+  }
+  std::vector<IpcPoint> ipc_together(const std::string& variant) const {
+    const auto v = *markov_variant(variant);
+    const bool calibrated = v.calibrated;
     // run and repeat -> the two victims' rows
     std::map<std::pair<std::string, int>, std::vector<const CoRunRecord*>> runs;
     for (const auto& r : table_.records)
@@ -311,7 +366,7 @@ class HeldOutPairs {
       double instructions = 0, longest = 0;
       for (const CoRunRecord* r : rows) {
         const KernelProfile* k = profile(r->victim);
-        const auto m = model_input(r->victim, calibrated);
+        const auto m = model_input(r->victim, calibrated, v.model);
         if (!k || !m || !k->instructions_per_block || r->corun_mean_ns <= 0) break;
         kernels.push_back(*m);
         blocks.push_back(r->victim_blocks_per_sm);
@@ -320,7 +375,7 @@ class HeldOutPairs {
       }
       if (kernels.size() != 2) continue;
       const double measured = instructions / (longest * gpu_.clock_mhz / 1000.0);
-      const auto ipc = kernelet::sm_ipc(markov_, kernels, blocks);
+      const auto ipc = kernelet::sm_ipc(v.model, kernels, blocks);
       const std::string mix = key.first.substr(0, key.first.find('/'));
       sum[mix].first += measured;
       sum[mix].second += ipc[0] + ipc[1];
@@ -455,11 +510,13 @@ int run_crossval(const CrossvalArgs& a) {
   };
   // Kernelet's Figures 7 and 8 on these kernels: the paper's inputs always (the model as the paper defines it), the
   // calibrated ones where that variant is asked for (alone they match by construction: what is predicted is pairs).
-  for (const bool calibrated : {false, true}) {
-    const char* model = calibrated ? "markov:inputs=calibrated" : "markov";
-    if (calibrated && std::find(a.models.begin(), a.models.end(), model) == a.models.end()) continue;
-    report_ipc(model, "each kernel alone", held.ipc_alone(calibrated));
-    report_ipc(model, "pairs together (mean over repeats and orders)", held.ipc_together(calibrated));
+  std::vector<std::string> markov_variants{"markov"};
+  for (const auto& m : a.models)
+    if (m != "markov" && HeldOutPairs::markov_spec(m)) markov_variants.push_back(m);
+  for (const auto& model : markov_variants) {
+    report_ipc(model.c_str(), "each kernel alone", held.ipc_alone(model));
+    report_ipc(model.c_str(), "each kernel alone at its lower recorded residencies", held.ipc_alone_lower(model));
+    report_ipc(model.c_str(), "pairs together (mean over repeats and orders)", held.ipc_together(model));
   }
 
   if (!a.measured.empty()) {

@@ -9,6 +9,7 @@
 
 #include "core/gpu_file.h"
 #include "core/kernelet_plan.h"
+#include "core/markov_calibration.h"
 #include "core/profile_io.h"
 #include "sim/cli/commands.h"
 
@@ -45,6 +46,11 @@ void add_kernelet_command(CLI::App& app) {
          "R_m: counted (the paper's) or calibrated (each recorded kernel's R_m reproduces its recording alone; "
          "docs/interference.md)")
       ->check(CLI::IsMember({"counted", "calibrated"}));
+  auto split = std::make_shared<std::string>("blocks");
+  cmd->add_option("--split", *split,
+                  "Blocks over the warp schedulers: blocks (the paper's text: blocks / schedulers per virtual SM) or "
+                  "warps (each block's warps over every scheduler, as the hardware places them)")
+      ->check(CLI::IsMember({"blocks", "warps"}));
   cmd->callback([=] {
     Warnings warnings;
     std::vector<KernelProfile> profiles;
@@ -55,14 +61,15 @@ void add_kernelet_command(CLI::App& app) {
     const GpuSpec gpu = resolve_gpu(g, &warnings, {}, "--gpu");
     auto model = kernelet::sm_model_for(gpu);
     model.granularity = *granularity == "warp" ? kernelet::Granularity::Warp : kernelet::Granularity::Block;
+    model.split = kernelet::parse_scheduler_split(*split, "--split");
     std::vector<kernelet::PlanKernel> plan;
     for (const auto& k : profiles) plan.push_back(kernelet::plan_kernel(k, gpu, model, *inputs == "calibrated"));
     kernelet::IpcCache cache;
     fmt::print(
         "Kernelet model on {} ({} SMs, {} schedulers, peak IPC {}, B = {:.4f} requests/cycle/SM, L0 = {} "
-        "cycles), {} granularity, {} inputs\n\n",
+        "cycles), {} granularity, {} inputs, {} over the schedulers\n\n",
         gpu.name, gpu.sm_count, model.schedulers, model.peak_ipc, model.memory.bandwidth, model.memory.base_latency,
-        *granularity, *inputs);
+        *granularity, *inputs, *split);
     fmt::print("| kernel | PUR | MUR | R_m | uncoalesced | blocks/SM | predicted IPC | PUR x peak IPC |\n");
     fmt::print("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (std::size_t i = 0; i < plan.size(); ++i) {

@@ -33,7 +33,8 @@ class MarkovInterference final : public DurationModel {
         latency_(p.get_double("latency")),
         a0_(p.get_double("a0")),
         b0_(p.get_double("b0")),
-        calibrated_(kernelet::parse_calibrated_inputs(p.get_string("inputs"), "interference model markov")) {
+        calibrated_(kernelet::parse_calibrated_inputs(p.get_string("inputs"), "interference model markov")),
+        split_(kernelet::parse_scheduler_split(p.get_string("split"), "interference model markov")) {
     if (granularity_ != "block" && granularity_ != "warp")
       throw std::invalid_argument(fmt::format(
           "interference model markov: parameter 'granularity' expects block or warp, found \"{}\"", granularity_));
@@ -114,6 +115,7 @@ class MarkovInterference final : public DurationModel {
       memo_.clear();
       model_ = kernelet::sm_model_for(gpu);
       model_->granularity = granularity_ == "warp" ? kernelet::Granularity::Warp : kernelet::Granularity::Block;
+      model_->split = split_;
       if (latency_ > 0) model_->memory.base_latency = latency_;
       model_->memory.a0 = a0_;
       model_->memory.b0 = b0_;
@@ -124,7 +126,7 @@ class MarkovInterference final : public DurationModel {
       const auto& m = *model_;
       model_key_.clear();
       append(model_key_, m.memory.base_latency, m.memory.bandwidth, m.memory.a0, m.memory.b0,
-             m.memory.requests_per_uncoalesced, m.schedulers, m.peak_ipc, static_cast<int>(m.granularity));
+             m.memory.requests_per_uncoalesced, m.schedulers, m.peak_ipc, static_cast<int>(m.granularity), static_cast<int>(m.split));
     }
     return *model_;
   }
@@ -150,6 +152,7 @@ class MarkovInterference final : public DurationModel {
   std::string granularity_;
   double latency_, a0_, b0_;
   bool calibrated_ = false;
+  kernelet::SchedulerSplit split_ = kernelet::SchedulerSplit::Blocks;
   mutable std::mutex mutex_;
   mutable std::optional<kernelet::SmModel> model_;
   mutable std::string model_gpu_, model_key_, key_;
@@ -183,5 +186,8 @@ GPUSCHED_REGISTER_PLUGIN(
         {"b0", gpusched::sim::ParamType::Double, "0", "constant latency term, cycles"},
         {"inputs", gpusched::sim::ParamType::String, "counted",
          "counted: R_m = memory instructions / instructions (the paper's); calibrated: R_m set so that the chain "
-         "reproduces each kernel's recorded IPC alone (kernels without a recorded IPC keep their counted inputs)"}}),
+         "reproduces each kernel's recorded IPC alone (kernels without a recorded IPC keep their counted inputs)"},
+        {"split", gpusched::sim::ParamType::String, "blocks",
+         "how an SM's blocks are divided among its warp schedulers: blocks (the paper's text: blocks / schedulers per "
+         "virtual SM) or warps (as the hardware: each block's warps spread over every scheduler)"}}),
     [](const gpusched::sim::Params& p) { return std::make_unique<gpusched::sim::MarkovInterference>(p); })

@@ -21,6 +21,13 @@ ChainMemory constant_latency(double cycles) {
   return m;
 }
 
+ChainKernel warps_of(int n, double rm) {
+  ChainKernel k;
+  k.units = n;
+  k.memory_ratio = rm;
+  return k;
+}
+
 ChainKernel warps(int n, double rm, double uncoalesced = 0.0) {
   ChainKernel k;
   k.units = n;
@@ -156,6 +163,62 @@ TEST(MarkovModel, VirtualSmsAndBlockGranularity) {
   EXPECT_EQ(sm_ipc(model, {k, memory_bound}, {4, 0})[1], 0.0);
 }
 
+TEST(MarkovModel, WarpsSplitPutsEveryBlockOnEveryScheduler) {
+  // An H100-like SM: 4 schedulers, peak IPC 4. One block of 8 warps that never stalls (R_m = 0).
+  // Blocks split (the paper's text): 1/4 block per virtual SM, interpolated between 0 blocks (IPC 0) and one
+  // block (every round issues: fraction 1), so 0.25 x 1 x peak 4 = 1: one scheduler's worth.
+  // Warps split (the hardware's): the block's 8 warps are 2 on each scheduler; every virtual SM issues every
+  // cycle: 1 x peak 4 = 4.
+  SmModel model = sm_model_for(*find_gpu_preset("h100"));
+  ASSERT_EQ(model.schedulers, 4);
+  ASSERT_EQ(model.peak_ipc, 4.0);
+  const ModelKernel never_stalls{8, 0.0, 0.0};
+  EXPECT_NEAR(sm_ipc(model, {never_stalls}, {1})[0], 1.0, 1e-12);
+  SmModel warps = model;
+  warps.split = SchedulerSplit::Warps;
+  EXPECT_NEAR(sm_ipc(warps, {never_stalls}, {1})[0], 4.0, 1e-12);
+  // Under the warps split a block is a unit of 8 / 4 = 2 warps on each virtual SM (a quarter of the bandwidth):
+  // 3 blocks are the 3-unit chain, no interpolation.
+  const ModelKernel k{8, 0.05, 0.0};
+  ChainMemory quarter = model.memory;
+  quarter.bandwidth /= 4;
+  ChainKernel three;
+  three.units = 3;
+  three.warps_per_unit = 2;
+  three.memory_ratio = 0.05;
+  EXPECT_NEAR(sm_ipc(warps, {k}, {3})[0], solve_chain({three}, quarter).ipc[0] * 4.0, 1e-12);
+  // Blocks of fewer warps than schedulers: a unit is a fraction of a warp per virtual SM (2 warps: half).
+  const ModelKernel small{2, 0.0, 0.0};
+  // It never stalls, but its 2 warps reach only 2 of the 4 schedulers: every round of a virtual SM is one cycle
+  // issuing half a warp, 0.5 x peak 4 = 2.
+  EXPECT_NEAR(sm_ipc(warps, {small}, {1})[0], 2.0, 1e-12);
+  // Warp granularity under the warps split: 3 blocks x 8 warps / 4 = 6 warps a virtual SM.
+  warps.granularity = Granularity::Warp;
+  EXPECT_NEAR(sm_ipc(warps, {k}, {3})[0], solve_chain({warps_of(6, 0.05)}, quarter).ipc[0] * 4.0, 1e-12);
+}
+
+TEST(MarkovModel, WarpsSplitGroupsUnitsOfLargeCompositions) {
+  // Three kernels of 16 blocks with uncoalesced accesses: 153 states each under the three-state extension, 3.6 M
+  // together; grouped (g blocks a unit) to at most 1024 states, the chain solves and keeps each kernel's warps.
+  SmModel model = sm_model_for(*find_gpu_preset("h100"));
+  model.split = SchedulerSplit::Warps;
+  const ModelKernel a{8, 0.05, 0.3}, b{4, 0.2, 0.5}, c{8, 0.01, 0.1};
+  const auto ipc = sm_ipc(model, {a, b, c}, {16, 16, 16});
+  double total = 0;
+  for (double x : ipc) {
+    EXPECT_GT(x, 0.0);
+    total += x;
+  }
+  EXPECT_LE(total, 4.0 + 1e-9);
+  // Grouping keeps warps: two kernels that never stall (R_m = 0; their uncoalesced share makes them 153 states
+  // each, 23,409 together, grouped 3 blocks a unit: 6 units of 2 x 16 / 6 and 1 x 16 / 6 warps, 28 states each)
+  // share every cycle in proportion to their warps: 8 x 16 against 4 x 16, 2/3 and 1/3 of peak 4.
+  const ModelKernel free8{8, 0.0, 0.5}, free4{4, 0.0, 0.5};
+  const auto shares = sm_ipc(model, {free8, free4, c}, {16, 16, 0});
+  EXPECT_NEAR(shares[0], 4.0 * 2 / 3, 1e-9);
+  EXPECT_NEAR(shares[1], 4.0 / 3, 1e-9);
+}
+
 TEST(MarkovModel, RejectsBadParameters) {
   EXPECT_THROW(solve_chain({}, ChainMemory{}), std::invalid_argument);
   EXPECT_THROW(solve_chain({warps(2, 1.5)}, ChainMemory{}), std::invalid_argument);
@@ -224,6 +287,28 @@ TEST(MarkovInterference, CoRunnersSlowBlocksDown) {
   EXPECT_EQ(model->duration(q), 10000) << "no model inputs: recorded duration";
   EXPECT_THROW(info->make(sim::Params::resolve("markov", info->params, {{"granularity", "thread"}})),
                std::invalid_argument);
+  try {
+    info->make(sim::Params::resolve("markov", info->params, {{"split", "threads"}}));
+    ADD_FAILURE() << "split=threads accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("parameter 'split' expects blocks or warps"), std::string::npos) << e.what();
+  }
+  // One block alone, recorded at 4 a SM (the C2050: 2 schedulers; 8 warps a block). Without stalls: blocks split,
+  // 4 blocks are 2 a virtual SM (IPC 1 x peak, a quarter per block) and 1 block is half of a one-block virtual SM
+  // (0.5 x peak), so the block runs 2x faster, 5000 ns; warps split, the block's 8 warps are 4 on each scheduler
+  // (IPC 1 x peak for the one block), 4x faster, 2500 ns. R_m = 0.001 at 500 cycles a stall leaves a lone block
+  // idle more often than four (the chain: 5428 and 2883 ns).
+  const auto warps = info->make(sim::Params::resolve("markov", info->params, {{"split", "warps"}}));
+  q.kernel = compute.get();
+  q.co_runners = nullptr;
+  q.co_runner_count = 0;
+  q.sm_same_kernel_blocks = 1;
+  q.sm_resident_blocks = 1;
+  const auto by_blocks = model->duration(q), by_warps = warps->duration(q);
+  EXPECT_GE(by_blocks, 5000);
+  EXPECT_LT(by_blocks, 6000);
+  EXPECT_GE(by_warps, 2500);
+  EXPECT_LT(by_warps, 3000);
 }
 
 // The chain does not depend on the order the SM lists its co-runners in, so neither may a block's duration
