@@ -263,8 +263,8 @@ class HeldOutPairs {
   // The models the held-out rows can be predicted under: the co-run fits are made here on each fold, so a
   // `corun` with other parameters (another co-run file, another order) has no held-out rule.
   static bool supports(const std::string& model) {
-    return model == "none" || model == "residency" || model == "bandwidth" || markov_spec(model) ||
-           model == "corun" || model == "corun:form=ratio" || model == "age" || model == "equivalent" ||
+    return model == "none" || model == "residency" || model == "bandwidth" || markov_spec(model) || model == "corun" ||
+           model == "corun:form=ratio" || model == "age" || model == "equivalent" ||
            model == "equivalent:fallback=value" || equivalent_gpu_wide(model);
   }
   // `markov` with no parameters but `inputs` (counted or calibrated) and `split` (blocks or warps): the variants

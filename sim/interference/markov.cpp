@@ -126,7 +126,8 @@ class MarkovInterference final : public DurationModel {
       const auto& m = *model_;
       model_key_.clear();
       append(model_key_, m.memory.base_latency, m.memory.bandwidth, m.memory.a0, m.memory.b0,
-             m.memory.requests_per_uncoalesced, m.schedulers, m.peak_ipc, static_cast<int>(m.granularity), static_cast<int>(m.split));
+             m.memory.requests_per_uncoalesced, m.schedulers, m.peak_ipc, static_cast<int>(m.granularity),
+             static_cast<int>(m.split));
     }
     return *model_;
   }

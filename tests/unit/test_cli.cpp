@@ -390,7 +390,7 @@ TEST(Cli, CrossvalWarpsSplitPredictsEachKernelsLowerResidenciesCloser) {
   };
   EXPECT_LT(lower_error("markov:inputs=calibrated,split=warps"), 0.7 * lower_error("markov:inputs=calibrated"));
   const auto mriq = out.find("  mriq-s1 r=1 ", out.find("markov:inputs=calibrated,split=warps IPC per SM, each "
-                                                          "kernel alone at its lower"));
+                                                        "kernel alone at its lower"));
   ASSERT_NE(mriq, std::string::npos);
   EXPECT_GT(std::stod(out.substr(out.find("predicted", mriq) + 10, 6)), 1.0) << "more than one scheduler's worth";
 }
