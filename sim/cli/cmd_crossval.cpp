@@ -298,10 +298,7 @@ class HeldOutPairs {
     return model == "equivalent:gpu_wide=on" || model == "equivalent:gpu_wide=up";
   }
 
-  // `calibrated`: R_m set to reproduce the kernel's recorded IPC alone (`markov:inputs=calibrated`).
-  std::optional<kernelet::ModelKernel> model_input(const std::string& name, bool calibrated = false) const {
-    return model_input(name, calibrated, markov_);
-  }
+  // `calibrated`: R_m set to reproduce the kernel's recorded IPC alone (`markov:inputs=calibrated`) by `model`'s chain.
   std::optional<kernelet::ModelKernel> model_input(const std::string& name, bool calibrated,
                                                    const kernelet::SmModel& model) const {
     const KernelProfile* k = profile(name);
