@@ -314,35 +314,23 @@ class HeldOutPairs {
     std::string what;
     double measured = 0, predicted = 0;
   };
-  std::vector<IpcPoint> ipc_alone(const std::string& variant) const {
+  // `lower` false: each kernel at its highest recorded residency (with its R_m); true: at its other recorded
+  // residencies (1 and about half the highest): calibrated inputs match the highest by construction, so these are
+  // what the chain predicts of the kernel's own residency curve.
+  std::vector<IpcPoint> ipc_alone(const std::string& variant, bool lower = false) const {
     const auto v = *markov_variant(variant);
-    const bool calibrated = v.calibrated;
     std::vector<IpcPoint> out;
     for (const auto& [name, k] : profiles_) {
-      const auto m = model_input(name, calibrated, v.model);
-      const auto measured = kernelet::recorded_ipc(k, gpu_);
-      if (!m || !measured) continue;
-      const int residency = k.record_sets.back().residency;
-      out.push_back({fmt::format("{} r={} R_m {:.4f}", name, residency, m->memory_ratio), *measured,
-                     kernelet::sm_ipc(v.model, {*m}, {residency})[0]});
-    }
-    return out;
-  }
-  // The same at each kernel's other recorded residencies (1 and about half its highest): calibrated inputs match the
-  // highest by construction, so these are what the chain predicts of the kernel's own residency curve.
-  std::vector<IpcPoint> ipc_alone_lower(const std::string& variant) const {
-    const auto v = *markov_variant(variant);
-    const bool calibrated = v.calibrated;
-    std::vector<IpcPoint> out;
-    for (const auto& [name, k] : profiles_) {
-      const auto m = model_input(name, calibrated, v.model);
-      if (!m || !k.instructions_per_block) continue;
-      for (std::size_t i = 0; i + 1 < k.record_sets.size(); ++i) {
+      const auto m = model_input(name, v.calibrated, v.model);
+      if (!m || !k.instructions_per_block || k.record_sets.empty()) continue;
+      const std::size_t last = k.record_sets.size() - 1;
+      for (std::size_t i = lower ? 0 : last; i < (lower ? last : last + 1); ++i) {
         const RecordSet& set = k.record_sets[i];
         const auto measured = kernelet::recorded_ipc(set, *k.instructions_per_block, gpu_);
         if (!measured) continue;
-        out.push_back({fmt::format("{} r={}", name, set.residency), *measured,
-                       kernelet::sm_ipc(v.model, {*m}, {set.residency})[0]});
+        out.push_back({lower ? fmt::format("{} r={}", name, set.residency)
+                             : fmt::format("{} r={} R_m {:.4f}", name, set.residency, m->memory_ratio),
+                       *measured, kernelet::sm_ipc(v.model, {*m}, {set.residency})[0]});
       }
     }
     return out;
@@ -512,7 +500,7 @@ int run_crossval(const CrossvalArgs& a) {
     if (m != "markov" && HeldOutPairs::markov_spec(m)) markov_variants.push_back(m);
   for (const auto& model : markov_variants) {
     report_ipc(model.c_str(), "each kernel alone", held.ipc_alone(model));
-    report_ipc(model.c_str(), "each kernel alone at its lower recorded residencies", held.ipc_alone_lower(model));
+    report_ipc(model.c_str(), "each kernel alone at its lower recorded residencies", held.ipc_alone(model, true));
     report_ipc(model.c_str(), "pairs together (mean over repeats and orders)", held.ipc_together(model));
   }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -345,6 +346,19 @@ TEST(Cli, CrossvalPredictsHeldOutPairsAndReportsMarkovIpc) {
 // Kernelet's model with each kernel's R_m calibrated to its recording (`markov:inputs=calibrated`): alone it matches
 // every recording by construction, so what it predicts is the pairs; on the shipped H100 co-runs their IPC error is
 // about half the counted inputs' (1.42 against 0.77 of a peak of 4 when measured; docs/interference.md).
+namespace {
+
+// The mean absolute IPC error crossval prints after the report headed `head` (NaN where it printed none).
+double ipc_error(const std::string& out, const std::string& head) {
+  const auto at = out.find(head);
+  EXPECT_NE(at, std::string::npos) << out;
+  const auto err = out.find("mean absolute error ", at);
+  if (at == std::string::npos || err == std::string::npos) return std::nan("");
+  return std::stod(out.substr(err + 20, 5));
+}
+
+}  // namespace
+
 TEST(Cli, CrossvalCalibratedMarkovMatchesEachKernelAloneAndPredictsPairsCloser) {
   std::string out;
   ASSERT_EQ(run_cli("crossval --coruns " + std::string(GPUSCHED_TRACES_DIR) +
@@ -357,11 +371,7 @@ TEST(Cli, CrossvalCalibratedMarkovMatchesEachKernelAloneAndPredictsPairsCloser) 
             std::string::npos)
       << out;
   const auto pairs_error = [&](const std::string& model) {
-    const std::string head = model + " IPC per SM, pairs together";
-    const auto at = out.find(head);
-    EXPECT_NE(at, std::string::npos) << out;
-    const auto err = out.find("mean absolute error ", at);
-    return std::stod(out.substr(err + 20, 5));
+    return ipc_error(out, model + " IPC per SM, pairs together");
   };
   EXPECT_LT(pairs_error("markov:inputs=calibrated"), 0.75 * pairs_error("markov"));
 }
@@ -382,11 +392,7 @@ TEST(Cli, CrossvalWarpsSplitPredictsEachKernelsLowerResidenciesCloser) {
   EXPECT_NE(out.find("\nmarkov:inputs=calibrated,split=warps "), std::string::npos) << "a held-out row";
   EXPECT_NE(out.find("markov:split=bad          -          -   (no held-out rule"), std::string::npos) << out;
   const auto lower_error = [&](const std::string& model) {
-    const std::string head = model + " IPC per SM, each kernel alone at its lower recorded residencies (18 points)";
-    const auto at = out.find(head);
-    EXPECT_NE(at, std::string::npos) << out;
-    const auto err = out.find("mean absolute error ", at);
-    return std::stod(out.substr(err + 20, 5));
+    return ipc_error(out, model + " IPC per SM, each kernel alone at its lower recorded residencies (18 points)");
   };
   EXPECT_LT(lower_error("markov:inputs=calibrated,split=warps"), 0.7 * lower_error("markov:inputs=calibrated"));
   const auto mriq = out.find("  mriq-s1 r=1 ", out.find("markov:inputs=calibrated,split=warps IPC per SM, each "
