@@ -2,6 +2,7 @@
 // contexts: hand-written plans, and spatial's plan of validate-h100.
 #include <gtest/gtest.h>
 
+#include "sim/part_starts.h"
 #include "sim/planned_parts.h"
 #include "test_helpers.h"
 
@@ -212,4 +213,69 @@ TEST(PlannedPartPieces, EachPieceOfEitherCutWithItsPart) {
   RunResult empty = launches_finishing_at({100, 100});
   empty.schedule.pieces.push_back(BlockPiece{0, 100, 0, 0, 0, 0});
   EXPECT_TRUE(planned_part_pieces(empty).empty());
+}
+
+namespace {
+Schedule executed_pieces(const std::vector<BlockPiece>& pieces) {
+  Schedule s;
+  s.pieces = pieces;
+  return s;
+}
+std::vector<std::int64_t> start_row(const PartStart& s) { return {s.launch, s.part, s.planned, s.executed}; }
+}  // namespace
+
+TEST(PartStarts, EachPartsFirstBlockAgainstThePlansStartOfIt) {
+  // repartitioned_plan's parts (above): launch 0 blocks 0-3 from 0 and 4-5 from 100; launch 1 blocks 0-1 from 100 and
+  // 2-3 from 200. Executed: launch 0's blocks 0-3 at 6, 5, 4, 3 and 4-5 at 108, 104; launch 1's blocks 0-1 at 120,
+  // 115; its blocks 2-3 did not run (a part none of whose blocks ran has no executed start).
+  const auto starts = part_starts(repartitioned_plan(), executed_pieces({
+                                                            BlockPiece{6, 106, 0, 0, 0, 0},
+                                                            BlockPiece{5, 105, 0, 1, 0, 1},
+                                                            BlockPiece{4, 104, 0, 2, 0, 2},
+                                                            BlockPiece{3, 103, 0, 3, 0, 3},
+                                                            BlockPiece{108, 208, 0, 4, 0, 0},
+                                                            BlockPiece{104, 204, 0, 5, 0, 1},
+                                                            BlockPiece{120, 270, 1, 0, 0, 2},
+                                                            BlockPiece{115, 265, 1, 1, 0, 3},
+                                                        }));
+  ASSERT_EQ(starts.size(), 4u);
+  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 0, 3}));
+  EXPECT_EQ(start_row(starts[1]), (std::vector<std::int64_t>{0, 1, 100, 104}));
+  EXPECT_EQ(start_row(starts[2]), (std::vector<std::int64_t>{1, 0, 100, 115}));
+  EXPECT_EQ(start_row(starts[3]), (std::vector<std::int64_t>{1, 1, 200, -1}));
+  // 3 - 0, 104 - 100, 115 - 100 ns, in us; the part that did not run is left out.
+  EXPECT_EQ(part_start_delays_us(starts), (std::vector<double>{0.003, 0.004, 0.015}));
+}
+
+TEST(PartStarts, APiecesPartIsTheOneOfItsBlocksPlannedPieceOfTheSameOrdinal) {
+  // preempted_plan's parts: launch 0 {block 0 [0, 60), block 1 [0, 40)} from 0, {block 2} from 60, {block 1 resumed}
+  // from 100; launch 1 {block 0} from 40. Executed: launch 0's block 0 at 2, block 1 at 1 and again at 130 (its second
+  // piece: the third part), block 2 at 75 and once more at 140 (more pieces than planned: counted in its last planned
+  // part, where it starts no earlier); launch 1's block 0 at 52.
+  const auto starts = part_starts(preempted_plan(), executed_pieces({
+                                                        BlockPiece{2, 62, 0, 0, 0, 0},
+                                                        BlockPiece{130, 180, 0, 1, 0, 1, PieceOutcome::SwitchedIn},
+                                                        BlockPiece{1, 41, 0, 1, 0, 1, PieceOutcome::SwitchedOut},
+                                                        BlockPiece{75, 135, 0, 2, 0, 0},
+                                                        BlockPiece{140, 150, 0, 2, 0, 0},
+                                                        BlockPiece{52, 102, 1, 0, 0, 1},
+                                                    }));
+  ASSERT_EQ(starts.size(), 4u);
+  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 0, 1}));
+  EXPECT_EQ(start_row(starts[1]), (std::vector<std::int64_t>{0, 1, 60, 75}));
+  EXPECT_EQ(start_row(starts[2]), (std::vector<std::int64_t>{0, 2, 100, 130}));
+  EXPECT_EQ(start_row(starts[3]), (std::vector<std::int64_t>{1, 0, 40, 52}));
+}
+
+TEST(PartStarts, APlanNoCutCoversHasEachLaunchAsOnePart) {
+  // Launch 1 has no piece in the plan, so no cut covers it (planned_part_pieces is empty): launch 0 is one part from
+  // its first planned piece (20), started at 27 by its earliest executed piece; pieces of launch 1 and of a launch the
+  // plan does not have (5) are ignored.
+  RunResult plan = launches_finishing_at({100, 100});
+  plan.schedule.pieces.push_back(BlockPiece{50, 100, 0, 1, 0, 1});
+  plan.schedule.pieces.push_back(BlockPiece{20, 100, 0, 0, 0, 0});
+  const auto starts = part_starts(plan, executed_pieces({BlockPiece{31, 90, 0, 1, 0, 0}, BlockPiece{27, 90, 0, 0, 0, 1},
+                                                         BlockPiece{5, 9, 1, 0, 0, 0}, BlockPiece{1, 9, 5, 0, 0, 0}}));
+  ASSERT_EQ(starts.size(), 1u);
+  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 20, 27}));
 }

@@ -1,0 +1,75 @@
+#include "sim/part_starts.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "sim/planned_parts.h"
+
+namespace gpusched::sim {
+
+namespace {
+
+using BlockKey = std::pair<std::int32_t, std::int32_t>;  // (launch, block)
+
+// Each block's pieces' parts, in the order the plan starts them.
+std::map<BlockKey, std::vector<std::int32_t>> parts_of_blocks(const std::vector<PlannedPartPiece>& pieces) {
+  std::map<BlockKey, std::vector<std::pair<TimeNs, std::int32_t>>> by_start;
+  for (const auto& p : pieces) by_start[{p.launch, p.block}].emplace_back(p.start, p.part);
+  std::map<BlockKey, std::vector<std::int32_t>> out;
+  for (auto& [key, v] : by_start) {
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto& parts = out[key];
+    for (const auto& [start, part] : v) parts.push_back(part);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<PartStart> part_starts(const RunResult& plan, const Schedule& executed) {
+  const auto launches = static_cast<std::int32_t>(plan.launches.size());
+  const auto cut = planned_part_pieces(plan);
+  std::map<std::pair<std::int32_t, std::int32_t>, PartStart> parts;  // (launch, part)
+  const auto earliest = [](TimeNs& slot, TimeNs t) { slot = slot < 0 ? t : std::min(slot, t); };
+
+  if (cut.empty()) {
+    for (const auto& p : plan.schedule.pieces)
+      if (p.launch >= 0 && p.launch < launches) {
+        auto& s = parts.try_emplace({p.launch, 0}, PartStart{p.launch, 0, p.start, -1}).first->second;
+        s.planned = std::min(s.planned, p.start);
+      }
+    for (const auto& p : executed.pieces)
+      if (const auto it = parts.find({p.launch, 0}); it != parts.end()) earliest(it->second.executed, p.start);
+  } else {
+    for (const auto& p : cut) {
+      auto& s = parts.try_emplace({p.launch, p.part}, PartStart{p.launch, p.part, p.start, -1}).first->second;
+      s.planned = std::min(s.planned, p.start);
+    }
+    const auto planned_parts_of = parts_of_blocks(cut);
+    std::map<BlockKey, std::vector<TimeNs>> executed_starts;
+    for (const auto& p : executed.pieces)
+      if (planned_parts_of.count({p.launch, p.block})) executed_starts[{p.launch, p.block}].push_back(p.start);
+    for (auto& [key, starts] : executed_starts) {
+      std::sort(starts.begin(), starts.end());
+      const auto& of = planned_parts_of.at(key);
+      for (std::size_t k = 0; k < starts.size(); ++k) {
+        const auto part = of[std::min(k, of.size() - 1)];
+        earliest(parts.at({key.first, part}).executed, starts[k]);
+      }
+    }
+  }
+  std::vector<PartStart> out;
+  out.reserve(parts.size());
+  for (const auto& [key, s] : parts) out.push_back(s);
+  return out;
+}
+
+std::vector<double> part_start_delays_us(const std::vector<PartStart>& starts) {
+  std::vector<double> out;
+  for (const auto& s : starts)
+    if (s.executed >= 0) out.push_back(static_cast<double>(s.executed - s.planned) / 1e3);
+  return out;
+}
+
+}  // namespace gpusched::sim

@@ -1,0 +1,33 @@
+// When each part of a plan started in an execution, against the plan (issue "Fidelity 2": the executed plan's start
+// delay per piece, for every policy). The fused worker's and the block executor's pieces have hand-offs to measure
+// (live/executor/plan_adherence.h); a plan the hardware carries out, natively or in parts on green contexts, has
+// none: the hardware places the blocks. What can be said of every execution is when each planned part's first block
+// started, against the plan's start of that part. Plain C++: tested without a GPU.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/run_result.h"
+#include "core/schedule.h"
+#include "core/time.h"
+
+namespace gpusched::sim {
+
+struct PartStart {
+  std::int32_t launch = 0;
+  std::int32_t part = 0;     // among its launch's parts (0 where the plan is not cut: the launch is one part)
+  TimeNs planned = 0;        // the plan's start of the part's first piece
+  TimeNs executed = -1;      // the execution's start of the part's first piece; -1 where none of its pieces ran
+};
+
+// The parts are planned_part_pieces(plan)'s (sim/planned_parts.h: the cut `gpusched-live validate` carries out in
+// parts), else, for a plan no cut covers, each launch whole. An executed piece belongs to the part of the planned
+// piece of its block with the same ordinal (a block's k-th piece by start is its k-th planned piece; a block that ran
+// in more pieces than planned counts its later ones in its last planned part). Pieces of launches the plan does not
+// have are ignored. In launch, then part order.
+std::vector<PartStart> part_starts(const RunResult& plan, const Schedule& executed);
+
+// executed - planned, in microseconds, of every part that ran (negative: it started early).
+std::vector<double> part_start_delays_us(const std::vector<PartStart>& starts);
+
+}  // namespace gpusched::sim
