@@ -31,7 +31,12 @@ std::vector<PartStart> part_starts(const RunResult& plan, const Schedule& execut
   const auto launches = static_cast<std::int32_t>(plan.launches.size());
   const auto cut = planned_part_pieces(plan);
   std::map<std::pair<std::int32_t, std::int32_t>, PartStart> parts;  // (launch, part)
-  const auto earliest = [](TimeNs& slot, TimeNs t) { slot = slot < 0 ? t : std::min(slot, t); };
+  const auto earliest = [&](PartStart& s, std::size_t i) {
+    if (s.executed < 0 || executed.pieces[i].start < s.executed) {
+      s.executed = executed.pieces[i].start;
+      s.executed_piece = static_cast<std::ptrdiff_t>(i);
+    }
+  };
 
   if (cut.empty()) {
     for (const auto& p : plan.schedule.pieces)
@@ -39,24 +44,26 @@ std::vector<PartStart> part_starts(const RunResult& plan, const Schedule& execut
         auto& s = parts.try_emplace({p.launch, 0}, PartStart{p.launch, 0, p.start, -1}).first->second;
         s.planned = std::min(s.planned, p.start);
       }
-    for (const auto& p : executed.pieces)
-      if (const auto it = parts.find({p.launch, 0}); it != parts.end()) earliest(it->second.executed, p.start);
+    for (std::size_t i = 0; i < executed.pieces.size(); ++i)
+      if (const auto it = parts.find({executed.pieces[i].launch, 0}); it != parts.end()) earliest(it->second, i);
   } else {
     for (const auto& p : cut) {
       auto& s = parts.try_emplace({p.launch, p.part}, PartStart{p.launch, p.part, p.start, -1}).first->second;
       s.planned = std::min(s.planned, p.start);
     }
     const auto planned_parts_of = parts_of_blocks(cut);
-    std::map<BlockKey, std::vector<TimeNs>> executed_starts;
-    for (const auto& p : executed.pieces)
-      if (planned_parts_of.count({p.launch, p.block})) executed_starts[{p.launch, p.block}].push_back(p.start);
-    for (auto& [key, starts] : executed_starts) {
-      std::sort(starts.begin(), starts.end());
+    std::map<BlockKey, std::vector<std::size_t>> executed_of_block;  // each block's executed pieces
+    for (std::size_t i = 0; i < executed.pieces.size(); ++i) {
+      const auto& p = executed.pieces[i];
+      if (planned_parts_of.count({p.launch, p.block})) executed_of_block[{p.launch, p.block}].push_back(i);
+    }
+    for (auto& [key, of_block] : executed_of_block) {
+      std::stable_sort(of_block.begin(), of_block.end(), [&](std::size_t a, std::size_t b) {
+        return executed.pieces[a].start < executed.pieces[b].start;
+      });
       const auto& of = planned_parts_of.at(key);
-      for (std::size_t k = 0; k < starts.size(); ++k) {
-        const auto part = of[std::min(k, of.size() - 1)];
-        earliest(parts.at({key.first, part}).executed, starts[k]);
-      }
+      for (std::size_t k = 0; k < of_block.size(); ++k)
+        earliest(parts.at({key.first, of[std::min(k, of.size() - 1)]}), of_block[k]);
     }
   }
   std::vector<PartStart> out;

@@ -4,6 +4,7 @@
 // none: the hardware places the blocks. What can be said of every execution is when each planned part's first block
 // started, against the plan's start of that part. Plain C++: tested without a GPU.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct PartStart {
   std::int32_t part = 0;     // among its launch's parts (0 where the plan is not cut: the launch is one part)
   TimeNs planned = 0;        // the plan's start of the part's first piece
   TimeNs executed = -1;      // the execution's start of the part's first piece; -1 where none of its pieces ran
+  std::ptrdiff_t executed_piece = -1;  // that piece, an index into the executed Schedule's pieces
 };
 
 // The parts are planned_part_pieces(plan)'s (sim/planned_parts.h: the cut `gpusched-live validate` carries out in

@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "core/prediction_errors.h"
 
@@ -124,6 +125,26 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
       }
       i = static_cast<std::size_t>(executed_of[static_cast<std::size_t>(a.hand_off)]);
     }
+  }
+  return out;
+}
+
+std::optional<std::vector<std::size_t>> plan_piece_by_ordinal(const Schedule& planned, const Schedule& executed) {
+  using Block = std::pair<std::int32_t, std::int32_t>;  // (launch, block)
+  const auto by_start = [](const std::vector<BlockPiece>& pieces) {
+    std::map<Block, std::vector<std::size_t>> of;
+    for (std::size_t i = 0; i < pieces.size(); ++i) of[{pieces[i].launch, pieces[i].block}].push_back(i);
+    for (auto& [block, v] : of)
+      std::stable_sort(v.begin(), v.end(),
+                       [&](std::size_t a, std::size_t b) { return pieces[a].start < pieces[b].start; });
+    return of;
+  };
+  const auto plan_of = by_start(planned.pieces);
+  std::vector<std::size_t> out(executed.pieces.size());
+  for (const auto& [block, v] : by_start(executed.pieces)) {
+    const auto it = plan_of.find(block);
+    if (it == plan_of.end()) return std::nullopt;
+    for (std::size_t k = 0; k < v.size(); ++k) out[v[k]] = it->second[std::min(k, it->second.size() - 1)];
   }
   return out;
 }

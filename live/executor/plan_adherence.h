@@ -16,6 +16,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/run_result.h"
@@ -58,6 +59,13 @@ struct PlanAdherence {
 PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed,
                              const std::vector<std::size_t>& executed_plan_piece,
                              const std::vector<TimeNs>& planned_wait = {}, const std::vector<double>& body_factor = {});
+
+// For an execution whose pieces no executor mapped to the plan's (the hardware placed the blocks: natively, or in
+// parts on green contexts): each executed piece's planned piece, the one of its block with the same ordinal by start
+// (a block that ran in more pieces than planned maps its later ones to its last). std::nullopt where an executed
+// piece's block has no planned piece. With it, plan_adherence's per-piece ready times say when the execution let a
+// piece start (its launch's release, the end of the block the plan handed its slot over from), wherever it ran.
+std::optional<std::vector<std::size_t>> plan_piece_by_ordinal(const Schedule& planned, const Schedule& executed);
 
 // The executed pieces' total duration over their planned pieces' (the planned wait taken off, as plan_adherence
 // compares them): of a launch run alone, its body speed in the executor against the plan. 1 when nothing ran.

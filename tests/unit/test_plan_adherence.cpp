@@ -194,3 +194,20 @@ TEST(PlanAdherence, BodySpeedFactorOfALaunchAlone) {
   executed.schedule.pieces.clear();
   EXPECT_DOUBLE_EQ(live::body_speed_factor(planned, executed, {}, {}), 1.0);
 }
+
+TEST(PlanAdherence, PlanPiecesByOrdinalWhereTheHardwarePlacedTheBlocks) {
+  // Plan: launch 0 block 0 in two pieces (0: [0, 10) on SM 0, 2: [30, 40) on SM 1), block 1 (1: [0, 20) on SM 1).
+  Schedule plan;
+  plan.pieces = {BlockPiece{0, 10, 0, 0, 0, 0}, BlockPiece{0, 20, 0, 1, 0, 1}, BlockPiece{30, 40, 0, 0, 0, 1}};
+  // Executed elsewhere, in another order: block 0's pieces at 35 and 2 (its first by start is plan piece 0, its second
+  // plan piece 2), block 1 at 1 and again at 50 (more pieces than planned: the later one maps to its last, 1).
+  Schedule exec;
+  exec.pieces = {BlockPiece{35, 45, 0, 0, 0, 3}, BlockPiece{2, 12, 0, 0, 0, 2}, BlockPiece{1, 21, 0, 1, 0, 4},
+                 BlockPiece{50, 60, 0, 1, 0, 4}};
+  const auto m = live::plan_piece_by_ordinal(plan, exec);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(*m, (std::vector<std::size_t>{2, 0, 1, 1}));
+  // A block the plan does not have: no mapping.
+  exec.pieces.push_back(BlockPiece{0, 5, 0, 7, 0, 0});
+  EXPECT_FALSE(live::plan_piece_by_ordinal(plan, exec).has_value());
+}

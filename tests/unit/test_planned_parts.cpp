@@ -221,7 +221,9 @@ Schedule executed_pieces(const std::vector<BlockPiece>& pieces) {
   s.pieces = pieces;
   return s;
 }
-std::vector<std::int64_t> start_row(const PartStart& s) { return {s.launch, s.part, s.planned, s.executed}; }
+std::vector<std::int64_t> start_row(const PartStart& s) {
+  return {s.launch, s.part, s.planned, s.executed, s.executed_piece};
+}
 }  // namespace
 
 TEST(PartStarts, EachPartsFirstBlockAgainstThePlansStartOfIt) {
@@ -239,10 +241,10 @@ TEST(PartStarts, EachPartsFirstBlockAgainstThePlansStartOfIt) {
                                                             BlockPiece{115, 265, 1, 1, 0, 3},
                                                         }));
   ASSERT_EQ(starts.size(), 4u);
-  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 0, 3}));
-  EXPECT_EQ(start_row(starts[1]), (std::vector<std::int64_t>{0, 1, 100, 104}));
-  EXPECT_EQ(start_row(starts[2]), (std::vector<std::int64_t>{1, 0, 100, 115}));
-  EXPECT_EQ(start_row(starts[3]), (std::vector<std::int64_t>{1, 1, 200, -1}));
+  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 0, 3, 3}));
+  EXPECT_EQ(start_row(starts[1]), (std::vector<std::int64_t>{0, 1, 100, 104, 5}));
+  EXPECT_EQ(start_row(starts[2]), (std::vector<std::int64_t>{1, 0, 100, 115, 7}));
+  EXPECT_EQ(start_row(starts[3]), (std::vector<std::int64_t>{1, 1, 200, -1, -1}));
   // 3 - 0, 104 - 100, 115 - 100 ns, in us; the part that did not run is left out.
   EXPECT_EQ(part_start_delays_us(starts), (std::vector<double>{0.003, 0.004, 0.015}));
 }
@@ -261,10 +263,10 @@ TEST(PartStarts, APiecesPartIsTheOneOfItsBlocksPlannedPieceOfTheSameOrdinal) {
                                                         BlockPiece{52, 102, 1, 0, 0, 1},
                                                     }));
   ASSERT_EQ(starts.size(), 4u);
-  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 0, 1}));
-  EXPECT_EQ(start_row(starts[1]), (std::vector<std::int64_t>{0, 1, 60, 75}));
-  EXPECT_EQ(start_row(starts[2]), (std::vector<std::int64_t>{0, 2, 100, 130}));
-  EXPECT_EQ(start_row(starts[3]), (std::vector<std::int64_t>{1, 0, 40, 52}));
+  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 0, 1, 2}));
+  EXPECT_EQ(start_row(starts[1]), (std::vector<std::int64_t>{0, 1, 60, 75, 3}));
+  EXPECT_EQ(start_row(starts[2]), (std::vector<std::int64_t>{0, 2, 100, 130, 1}));
+  EXPECT_EQ(start_row(starts[3]), (std::vector<std::int64_t>{1, 0, 40, 52, 5}));
 }
 
 TEST(PartStarts, APlanNoCutCoversHasEachLaunchAsOnePart) {
@@ -277,5 +279,5 @@ TEST(PartStarts, APlanNoCutCoversHasEachLaunchAsOnePart) {
   const auto starts = part_starts(plan, executed_pieces({BlockPiece{31, 90, 0, 1, 0, 0}, BlockPiece{27, 90, 0, 0, 0, 1},
                                                          BlockPiece{5, 9, 1, 0, 0, 0}, BlockPiece{1, 9, 5, 0, 0, 0}}));
   ASSERT_EQ(starts.size(), 1u);
-  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 20, 27}));
+  EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 20, 27, 1}));
 }
