@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Medians over repeats of an executor CSV (docs/validation/executor.csv: one row per execution of
 `gpusched-live validate --csv`), per workload and policy, as the Markdown table of docs/validation.md: per-launch
-turnaround error median and p90, makespan error (median over the executions, range in brackets), hand-off delay.
+turnaround error median and p90, makespan error (median over the executions, range in brackets), start delay (hand-offs, or part starts where the
+hardware placed the blocks: docs/validation.md, "Start delays where the hardware places the blocks").
 Usage: scripts/executor-table.py executor.csv"""
 import csv
 import statistics
@@ -18,7 +19,7 @@ def spread(xs):
     return f"{statistics.median(xs):.1f} ({xs[0]:.1f}-{xs[-1]:.1f})" if len(xs) > 1 else f"{xs[0]:.1f}"
 
 
-print("| workload | policy | runs | turnaround err median % | p90 % | makespan err % | hand-off delay median us | p99 us |")
+print("| workload | policy | runs | turnaround err median % | p90 % | makespan err % | start delay median us | p99 us |")
 print("|---|---|---:|---:|---:|---:|---:|---:|")
 for (workload, policy), rows in sorted(groups.items()):
     col = lambda c: [float(r[c]) for r in rows if r.get(c, "") != ""]

@@ -16,9 +16,9 @@ namespace gpusched::sim {
 
 struct PartStart {
   std::int32_t launch = 0;
-  std::int32_t part = 0;     // among its launch's parts (0 where the plan is not cut: the launch is one part)
-  TimeNs planned = 0;        // the plan's start of the part's first piece
-  TimeNs executed = -1;      // the execution's start of the part's first piece; -1 where none of its pieces ran
+  std::int32_t part = 0;  // among its launch's parts (0 where the plan is not cut: the launch is one part)
+  TimeNs planned = 0;     // the plan's start of the part's first piece
+  TimeNs executed = -1;   // the execution's start of the part's first piece; -1 where none of its pieces ran
   std::ptrdiff_t executed_piece = -1;  // that piece, an index into the executed Schedule's pieces
 };
 
