@@ -30,10 +30,18 @@ Standard library only; about a minute on the ladder recording.
 import argparse
 import collections
 import csv
+import importlib.util
 import itertools
 import math
+import os
 import random
 import statistics
+
+_spec = importlib.util.spec_from_file_location(
+    "separable", os.path.join(os.path.dirname(os.path.abspath(__file__)), "corun-separable-bound.py"))
+_separable = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_separable)
+ridge = _separable.ridge  # ridge least squares, Gaussian elimination (small systems)
 
 
 def load(path):
@@ -65,28 +73,6 @@ def pct(xs, q):
 
 def fmt(errs):
     return f"{statistics.median(errs):5.1f} / {pct(errs, 0.9):5.1f} %  ({len(errs)} rows)" if errs else "-"
-
-
-def solve(a, b):
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        for r in range(c + 1, n):
-            f = m[r][c] / m[c][c]
-            for k in range(c, n + 1):
-                m[r][k] -= f * m[c][k]
-    x = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        x[r] = (m[r][n] - sum(m[r][k] * x[k] for k in range(r + 1, n))) / m[r][r]
-    return x
-
-
-def ridge(xs, ys, lam):
-    n = len(xs[0])
-    a = [[sum(x[i] * x[j] for x in xs) + (lam if i == j else 0.0) for j in range(n)] for i in range(n)]
-    return solve(a, [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(n)])
 
 
 def low_rank(targets, kernels, rank, lam, iterations=60):
