@@ -735,7 +735,7 @@ int validate_command(const ValidateArgs& a) {
             native_csv_row(w.name, gpu.name, fmt::format("{}{}/{}", policy, params_label(o.policy_params), model),
                            a.repeat, prediction_errors(w, measured, predicted));
         // The start delay: the hand-offs' where the executor carried out the plan's pieces, else (the hardware
-        // placed the blocks) each planned part's first block against the plan's start of it.
+        // placed the blocks) each planned part's first block against when the execution let it start.
         if (adherence)
           row += fmt::format(",{:.2f},{:.2f}", adherence->hand_off_delay_median_us, adherence->hand_off_delay_p99_us);
         else if (!part_delays_us.empty())
