@@ -86,6 +86,7 @@ struct ValidateArgs {
   double regrid_wait_us = static_cast<double>(ExecutorOptions{}.regrid_wait_ns) / 1e3;
   int streams_per_launch = ExecutorOptions{}.streams_per_launch;
   std::string executor = "auto";  // auto, blocks, native, fused
+  std::string parts_choice = "starts";  // auto's choice of a way to carry out parts: sim::PartsChoice
 };
 
 // "[key=value,...]" for a policy run with --set parameters (the CSV's policy column tells them apart), else "".
@@ -356,13 +357,6 @@ int validate_command(const ValidateArgs& a) {
   std::vector<std::string> csv_rows;
   bool exceeded = false;
   // The plan's wait before each piece's first stamp (slot occupancy - the block's raw time, as the recording had it).
-  const auto planned_waits = [](const Workload& wl, const RunResult& predicted) {
-    std::vector<TimeNs> wait;
-    for (const auto& piece : predicted.schedule.pieces)
-      wait.push_back(std::max<TimeNs>(
-          0, piece.end - piece.start - static_cast<TimeNs>(std::llround(raw_equivalent_ns(wl, piece)))));
-    return wait;
-  };
   // The fused worker's body speed per kernel, alone: each kernel's launch run alone (arrival 0, fifo, interference
   // none) and carried out by the fused worker, executed / planned piece time (body_speed_factor). Measured once, at
   // the first fused execution; the decomposition takes it out of the model's share.
@@ -448,6 +442,7 @@ int validate_command(const ValidateArgs& a) {
       std::optional<sim::PriorityReplay> parts_replay;  // the parts replayed as they are carried out
       sim::PartsReplayOptions parts_variant;            // how: held to the plan's blocks an SM, priorities per part
       std::string parts_variants;                       // auto's comparison of the ways, for the report
+      std::vector<double> parts_start_delays_foreseen;  // the replay's part start delays (us), of the way carried out
       bool in_parts = false, gate_parts = false;
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && blocks_whole &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
@@ -462,43 +457,42 @@ int validate_command(const ValidateArgs& a) {
         // (docs/validation.md, "What the hardware makes of a plan in parts").
         if (in_parts && every_launch) {
           const int levels = prio_least - prio_greatest + 1;
-          auto replay_with = [&](sim::PartsReplayOptions v) {
-            return sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, v);
-          };
-          parts_variant = {.capped = a.capped_parts, .part_priorities = a.part_priorities};
-          parts_replay = replay_with(parts_variant);
           // auto carries the parts out at their launches' priorities where the replay of that is within the bound;
           // elsewhere the first of the other ways whose replay is: held to the plan's blocks an SM, each part at a
           // priority of its own, both (docs/validation.md, "Parts at priorities of their own"). Not the lowest p90:
           // live-h100's mpmax plan replays closer held but runs further from its plan on the GPU, and validate-h100's
-          // replays closest with both but runs 40 % long so (the parts short of priority levels).
+          // replays closest with both but runs 40 % long so (the parts short of priority levels). Under
+          // --parts-choice starts, a later way within the bound whose replay foresees start delays of less than half
+          // the p99 of that one's (sim::choose_parts_way; docs/validation.md, "Start delays the parts replay
+          // foresees").
           if (a.executor == "auto" && !a.capped_parts && !a.part_priorities) {
-            const auto pct = [](const sim::PriorityReplay& r, double q) {
-              return sim::nearest_rank_pct(r.turnaround_err_pct, q);
-            };
-            parts_variants = fmt::format("at their launches' priorities {:.1f} / {:.1f} %", pct(*parts_replay, 0.5),
-                                         pct(*parts_replay, 0.9));
+            auto ways = sim::replay_parts_ways(w, gpu, predicted, cut, o, levels, alone_cache);
+            const auto pct = [](const std::vector<double>& v, double q) { return sim::nearest_rank_pct(v, q); };
             const auto by_part = sim::part_priorities(w, gpu, predicted, cut, prio_least, prio_greatest);
-            bool chosen = sim::turnarounds_within(*parts_replay);
-            for (const sim::PartsReplayOptions v :
-                 {sim::PartsReplayOptions{.capped = true}, sim::PartsReplayOptions{.part_priorities = true},
-                  sim::PartsReplayOptions{.capped = true, .part_priorities = true}}) {
-              auto r = replay_with(v);
+            for (const auto& way : ways) {
+              const auto v = way.options;
               parts_variants += fmt::format(
-                  "; {} {:.1f} / {:.1f} %{}",
+                  "{}{} {:.1f} / {:.1f} %, start delays p99 {:.0f} us{}", parts_variants.empty() ? "" : "; ",
                   v.capped && v.part_priorities ? "both"
                   : v.capped                    ? "held to the plan's blocks an SM"
-                                                : "each at its own priority",
-                  pct(r, 0.5), pct(r, 0.9),
+                  : v.part_priorities           ? "each at its own priority"
+                                                : "at their launches' priorities",
+                  pct(way.replay.turnaround_err_pct, 0.5), pct(way.replay.turnaround_err_pct, 0.9),
+                  pct(way.start_delays_us, 0.99),
                   v.part_priorities && !v.capped
                       ? fmt::format(" ({} levels needed, {} parts short)", by_part.levels_needed, by_part.clamped)
                       : "");
-              if (!chosen && sim::turnarounds_within(r)) {
-                chosen = true;
-                parts_variant = v;
-                parts_replay = std::move(r);
-              }
             }
+            const std::size_t k = sim::choose_parts_way(
+                ways, a.parts_choice == "first" ? sim::PartsChoice::First : sim::PartsChoice::Starts);
+            parts_variant = ways[k].options;
+            parts_replay = std::move(ways[k].replay);
+            parts_start_delays_foreseen = std::move(ways[k].start_delays_us);
+          } else {
+            parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant);
+            parts_start_delays_foreseen = sim::part_start_delays_after_ready_us(
+                predicted, parts_replay->in_workload, sim::part_starts(predicted, parts_replay->in_workload.schedule),
+                planned_waits(w, predicted));
           }
         }
         gate_parts = a.gate_parts ||
@@ -718,18 +712,13 @@ int validate_command(const ValidateArgs& a) {
       // execution let it start (plan_adherence's ready time: its launch's release, the end of the block the plan
       // handed its slot over from), wherever it ran; the model's block times stay out of it.
       std::vector<double> part_delays_us;
-      if (!time_shared && !adherence)
-        if (const auto mapping = plan_piece_by_ordinal(predicted.schedule, executed_schedule)) {
-          RunResult executed;
-          executed.schedule = executed_schedule;
-          executed.launches = measured.launches;
-          const auto by_piece = plan_adherence(predicted, executed, *mapping, planned_waits(w, predicted));
-          for (const auto& ps : part_starts)
-            if (ps.executed_piece >= 0)
-              part_delays_us.push_back(
-                  static_cast<double>(by_piece.pieces[static_cast<std::size_t>(ps.executed_piece)].hand_off_delay) /
-                  1e3);
-        }
+      if (!time_shared && !adherence) {
+        RunResult executed;
+        executed.schedule = executed_schedule;
+        executed.launches = measured.launches;
+        part_delays_us =
+            sim::part_start_delays_after_ready_us(predicted, executed, part_starts, planned_waits(w, predicted));
+      }
       if (!a.csv.empty()) {
         auto row =
             native_csv_row(w.name, gpu.name, fmt::format("{}{}/{}", policy, params_label(o.policy_params), model),
@@ -867,6 +856,11 @@ int validate_command(const ValidateArgs& a) {
             "  part start delays (after their release and the block they take over from, in the execution): "
             "median {:+.1f} us, p99 {:+.1f} us\n",
             nearest_rank(part_delays_us, 0.5), nearest_rank(part_delays_us, 0.99));
+      if (!parts_start_delays_foreseen.empty() && native)
+        fmt::print(
+            "  part start delays the parts replay foresees (the hardware's placement of the parts, the model exact): "
+            "median {:+.1f} us, p99 {:+.1f} us\n",
+            nearest_rank(parts_start_delays_foreseen, 0.5), nearest_rank(parts_start_delays_foreseen, 0.99));
       if (!time_shared) {
         // Each launch's first block against the plan's: how late (or early) the execution started it.
         std::vector<double> delays;
@@ -978,6 +972,13 @@ void add_validate_command(CLI::App& app, int& result) {
       "With parts (--green-parts, or auto's): each part at a stream priority of its own, from the plan's order of "
       "issue among the parts that share SMs, instead of its launch's (auto does so where the replay says it "
       "comes closer to the plan: docs/validation.md, \"Parts at priorities of their own\")");
+  cmd->add_option("--parts-choice", a->parts_choice,
+                  "auto, a plan in parts: carry it out the first way whose replay is within the turnaround bound "
+                  "(first: at the launches' priorities, held to the plan's blocks an SM, each part at its own "
+                  "priority, both), or that way unless a later one within the bound foresees start delays of less "
+                  "than half its p99 (starts; docs/validation.md, \"Start delays the parts replay foresees\")")
+      ->check(CLI::IsMember({"first", "starts"}))
+      ->capture_default_str();
   cmd->add_flag("--gate-parts", a->gate_parts,
                 "With parts (--green-parts, or auto's): launch every part before the run, each behind a stream wait "
                 "on a counter in host memory that the host raises at the part's time, instead of a launch call then");

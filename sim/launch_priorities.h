@@ -86,6 +86,12 @@ struct PriorityReplay {
   // replay_in_parts (sim/parts_replay.h) only, per launch of the workload: its first part's first block and its last
   // part's finish in the replay (the replay's launches are the parts).
   std::vector<TimeNs> launch_first_dispatch, launch_finish;
+  // replay_in_parts only: the replay in the workload's own terms, its pieces those of the workload's launches and
+  // blocks (a part's block k is its launch's block first + k) and its launches the plan's (release, arrival) with the
+  // replay's first block and finish. An execution's measures of adherence to the plan (live/executor/
+  // plan_adherence.h) apply to it as to the execution, so what they say of the replay is what the hardware's
+  // placement of the parts alone makes of the plan.
+  RunResult in_workload;
 };
 PriorityReplay replay_as_priorities(const Workload& w, const GpuSpec& gpu, const RunResult& plan, RunOptions options,
                                     int levels, AloneTimeCache& alone);

@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "core/plan_adherence.h"
 #include "sim/planned_parts.h"
 
 namespace gpusched::sim {
@@ -76,6 +77,20 @@ std::vector<double> part_start_delays_us(const std::vector<PartStart>& starts) {
   std::vector<double> out;
   for (const auto& s : starts)
     if (s.executed >= 0) out.push_back(static_cast<double>(s.executed - s.planned) / 1e3);
+  return out;
+}
+
+std::vector<double> part_start_delays_after_ready_us(const RunResult& plan, const RunResult& executed,
+                                                     const std::vector<PartStart>& starts,
+                                                     const std::vector<TimeNs>& planned_wait) {
+  std::vector<double> out;
+  const auto mapping = plan_piece_by_ordinal(plan.schedule, executed.schedule);
+  if (!mapping) return out;
+  const auto by_piece = plan_adherence(plan, executed, *mapping, planned_wait);
+  for (const auto& s : starts)
+    if (s.executed_piece >= 0)
+      out.push_back(static_cast<double>(by_piece.pieces[static_cast<std::size_t>(s.executed_piece)].hand_off_delay) /
+                    1e3);
   return out;
 }
 

@@ -32,4 +32,14 @@ std::vector<PartStart> part_starts(const RunResult& plan, const Schedule& execut
 // executed - planned, in microseconds, of every part that ran (negative: it started early).
 std::vector<double> part_start_delays_us(const std::vector<PartStart>& starts);
 
+// Where the hardware placed the blocks (natively, in parts; or a replay of that, sim/parts_replay.h): each part's
+// start delay, its first executed piece (`starts`, part_starts(plan, executed.schedule)) against when the execution
+// let it start: core/plan_adherence.h's ready time plus planned wait, the pieces mapped to the plan's by ordinal
+// (plan_piece_by_ordinal), that is its launch's release in `executed` or the executed end of the block the plan hands
+// its slot over from, whichever is later. In us, parts that ran, in `starts`' order; empty where the mapping fails.
+// The model's block times stay out of it, as they do not out of part_start_delays_us.
+std::vector<double> part_start_delays_after_ready_us(const RunResult& plan, const RunResult& executed,
+                                                     const std::vector<PartStart>& starts,
+                                                     const std::vector<TimeNs>& planned_wait);
+
 }  // namespace gpusched::sim

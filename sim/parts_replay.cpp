@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "core/occupancy.h"
+#include "core/plan_adherence.h"
 #include "sim/policies/issue.h"
 #include "sim/policy.h"
 
@@ -209,8 +210,19 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   options.policy = "priority";
   options.policy_params.clear();
   options.policy_object = std::make_shared<ConfinedPriorityIssue>(std::move(sms), std::move(caps));
-  options.keep_schedule = false;
+  options.keep_schedule = true;
   out.replay = run_workload(parts, gpu, options, alone);
+  // The replay's pieces as the workload's: each part's launch, its blocks offset by the part's first.
+  std::vector<std::int32_t> first_block;
+  for (const auto& c : cut)
+    for (const auto& part : c) first_block.push_back(part.first);
+  out.in_workload.schedule.pieces = std::move(out.replay.schedule.pieces);
+  out.replay.schedule = {};
+  for (auto& piece : out.in_workload.schedule.pieces) {
+    const auto k = static_cast<std::size_t>(piece.launch);
+    piece.launch = static_cast<std::int32_t>(owner[k]);
+    piece.block += first_block[k];
+  }
   std::vector<TimeNs>& finish = out.launch_finish;
   std::vector<TimeNs>& first = out.launch_first_dispatch;
   finish.assign(n, 0);
@@ -220,6 +232,13 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
     finish[owner[k]] = std::max(finish[owner[k]], part.finish);
     if (part.first_dispatch >= 0 && (first[owner[k]] < 0 || part.first_dispatch < first[owner[k]]))
       first[owner[k]] = part.first_dispatch;
+  }
+  out.in_workload.launches = plan.launches;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto& l = out.in_workload.launches[i];
+    l.first_dispatch = first[i];
+    l.finish = finish[i];
+    l.turnaround = finish[i] - l.release;
   }
   for (std::size_t i = 0; i < n; ++i) {
     const double replayed = static_cast<double>(finish[i] - plan.launches[i].release);
@@ -236,6 +255,41 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   out.same_finish_order = order_of([&](std::size_t i) { return plan.launches[i].finish; }) ==
                           order_of([&](std::size_t i) { return finish[i]; });
   return out;
+}
+
+std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                        const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
+                                        int levels, AloneTimeCache& alone) {
+  const auto waits = planned_waits(w, plan);
+  const std::size_t short_of_levels = part_priorities(w, gpu, plan, cut, 0, 1 - levels).clamped;
+  std::vector<PartsWay> out;
+  for (const PartsReplayOptions v :
+       {PartsReplayOptions{}, PartsReplayOptions{.capped = true}, PartsReplayOptions{.part_priorities = true},
+        PartsReplayOptions{.capped = true, .part_priorities = true}}) {
+    PartsWay way;
+    way.options = v;
+    way.replay = replay_in_parts(w, gpu, plan, cut, options, levels, alone, v);
+    way.start_delays_us = part_start_delays_after_ready_us(plan, way.replay.in_workload,
+                                                           part_starts(plan, way.replay.in_workload.schedule), waits);
+    way.parts_short = v.part_priorities ? short_of_levels : 0;
+    out.push_back(std::move(way));
+  }
+  return out;
+}
+
+std::size_t choose_parts_way(const std::vector<PartsWay>& ways, PartsChoice rule) {
+  std::size_t chosen = ways.size();
+  for (std::size_t k = 0; k < ways.size() && chosen == ways.size(); ++k)
+    if (turnarounds_within(ways[k].replay)) chosen = k;
+  if (chosen == ways.size()) return 0;
+  if (rule == PartsChoice::First) return chosen;
+  const auto p99 = [&](std::size_t k) { return nearest_rank_pct(ways[k].start_delays_us, 0.99); };
+  const std::size_t first = chosen;
+  for (std::size_t k = first + 1; k < ways.size(); ++k)
+    if (turnarounds_within(ways[k].replay) && ways[k].parts_short == 0 && !ways[k].start_delays_us.empty() &&
+        (!ways[k].options.capped || ways[first].options.capped) && p99(k) < 0.5 * p99(first) && p99(k) < p99(chosen))
+      chosen = k;
+  return chosen;
 }
 
 }  // namespace gpusched::sim

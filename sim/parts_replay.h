@@ -13,6 +13,7 @@
 #include "core/run_result.h"
 #include "core/workload.h"
 #include "sim/launch_priorities.h"
+#include "sim/part_starts.h"
 #include "sim/planned_parts.h"
 #include "sim/runner.h"
 
@@ -39,6 +40,32 @@ struct PartsReplayOptions {
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
                                AloneTimeCache& alone, PartsReplayOptions parts = {});
+
+// The four ways `gpusched-live validate` can carry out a plan in parts, each replayed: at their launches' priorities,
+// held to the plan's blocks an SM (capped), each part at a priority of its own (by part), both; in that order.
+struct PartsWay {
+  PartsReplayOptions options;
+  PriorityReplay replay;
+  // The replay's part start delays (sim/part_starts.h, part_start_delays_after_ready_us), in us: what the hardware's
+  // placement of the parts does to their starts with the model exact. An execution in parts measures the same.
+  std::vector<double> start_delays_us;
+  std::size_t parts_short = 0;  // by part: parts beyond the device's priority levels (their order the hardware's)
+};
+std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                        const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
+                                        int levels, AloneTimeCache& alone);
+
+// How validate's auto picks among the ways (docs/validation.md, "Start delays the parts replay foresees"):
+//  - First: the first way whose replay is within the issue's turnaround bound (turnarounds_within);
+//  - Starts (the default): that one, unless a later way within the bound foresees start delays of less than half its
+//    p99 (the way with the least, of those). The foreseen p99 is within a factor of two of the measured one where the
+//    parts replay foresees the execution, so a smaller gain is not trusted. Not a way with parts short of a priority
+//    level (validate-h100's mpmax ran 40 % long so), nor one that holds parts where the first did not: held parts'
+//    turnarounds are not foreseen everywhere (live-h200's mpmax plan, held for its start delays: p90 75 % on the GPU
+//    against 13 % in the replay; live-h100's in session 35).
+// Index into `ways`; 0 where none is within the bound (the parts at their launches' priorities).
+enum class PartsChoice { First, Starts };
+std::size_t choose_parts_way(const std::vector<PartsWay>& ways, PartsChoice rule);
 
 // Per part of `cut` (launch by launch, part by part, flattened): a stream priority from `least` down to `greatest`,
 // launch_priorities' rule over the parts instead of the launches: a part's window runs from its issue (its planned

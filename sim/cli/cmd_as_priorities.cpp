@@ -9,13 +9,32 @@
 
 #include "core/atomic_file.h"
 #include "core/name_list.h"
+#include "core/plan_adherence.h"
 #include "sim/cli/commands.h"
 #include "sim/launch_priorities.h"
+#include "sim/part_starts.h"
 #include "sim/parts_replay.h"
 #include "sim/planned_parts.h"
 #include "sim/runner.h"
 
 namespace gpusched::cli {
+namespace {
+
+// A parts replay's part starts (sim/part_starts.h), median / p99 in us: against the plan's times, and after their
+// release and the block the plan hands their slot over from in the replay (the start delay validate measures of an
+// execution in parts). With the model exact, what the hardware's placement of the parts does to them.
+std::string part_starts_text(const Workload& w, const RunResult& plan, const sim::PriorityReplay& r) {
+  const auto starts = sim::part_starts(plan, r.in_workload.schedule);
+  const std::vector<double> offsets = sim::part_start_delays_us(starts);
+  const std::vector<double> delays =
+      sim::part_start_delays_after_ready_us(plan, r.in_workload, starts, planned_waits(w, plan));
+  if (offsets.empty()) return "";
+  return fmt::format("part starts {:+.1f} / {:+.1f} us, start delays {:+.1f} / {:+.1f} us",
+                     sim::nearest_rank_pct(offsets, 0.5), sim::nearest_rank_pct(offsets, 0.99),
+                     sim::nearest_rank_pct(delays, 0.5), sim::nearest_rank_pct(delays, 0.99));
+}
+
+}  // namespace
 
 void add_as_priorities_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -103,32 +122,33 @@ void add_as_priorities_command(CLI::App& app) {
         if (sim::every_launch_has_parts(cut) && w.launches.size() > 1) {
           std::size_t parts = 0;
           for (const auto& c : cut) parts += c.size();
-          const auto q = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone);
-          const auto& f = q.turnaround_err_pct;
-          fmt::print(
-              "{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", fmt::format("  {} parts", parts),
-              "", "", sim::nearest_rank_pct(f, 0.5), sim::nearest_rank_pct(f, 0.9), sim::nearest_rank_pct(f, 1.0), "",
-              format_duration(q.replay.metrics.makespan), q.same_finish_order ? "" : "finishes in another order");
-          // Each part's priority of its own, and the replay at them, computed once for the line and the table below.
-          const auto by_part = a->part_priorities ? sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels)
-                                                  : sim::LaunchPriorities{};
-          auto print_variant = [&](const char* label, sim::PartsReplayOptions variant) {
-            auto c = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, variant);
+          // The four ways validate can carry the parts out, replayed (sim::replay_parts_ways): printed as asked,
+          // and the one validate's auto picks.
+          auto ways = sim::replay_parts_ways(w, loaded.gpu, plan, cut, o, a->levels, alone);
+          const auto& q = ways[0].replay;
+          const auto by_part = sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels);
+          auto print_way = [&](const std::string& label, const sim::PartsWay& way) {
+            const auto& c = way.replay;
             const auto& g = c.turnaround_err_pct;
-            fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}\n", label,
-                       variant.part_priorities ? fmt::format("{}", by_part.levels_needed) : "",
-                       variant.part_priorities ? fmt::format("{}", by_part.clamped) : "", sim::nearest_rank_pct(g, 0.5),
-                       sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
-                       format_duration(c.replay.metrics.makespan),
-                       c.same_finish_order ? "" : "finishes in another order");
-            return c;
+            const bool by = way.options.part_priorities;
+            fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}{}\n", label,
+                       by ? fmt::format("{}", by_part.levels_needed) : "", by ? fmt::format("{}", by_part.clamped) : "",
+                       sim::nearest_rank_pct(g, 0.5), sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
+                       format_duration(c.replay.metrics.makespan), part_starts_text(w, plan, c),
+                       c.same_finish_order ? "" : "; finishes in another order");
           };
-          if (a->parts_capped) {
-            print_variant("  capped", {.capped = true});
-          }
-          std::optional<sim::PriorityReplay> by_part_replay;
-          if (a->part_priorities) by_part_replay = print_variant("  by part", {.part_priorities = true});
-          if (a->part_priorities && a->parts_capped) print_variant("  both", {.capped = true, .part_priorities = true});
+          print_way(fmt::format("  {} parts", parts), ways[0]);
+          if (a->parts_capped) print_way("  capped", ways[1]);
+          if (a->part_priorities) print_way("  by part", ways[2]);
+          if (a->part_priorities && a->parts_capped) print_way("  both", ways[3]);
+          static constexpr const char* kWayNames[] = {"at their launches' priorities",
+                                                      "held to the plan's blocks an SM",
+                                                      "each part at its own priority", "both"};
+          fmt::print("  validate's auto carries the parts out {} (the first way within the bound: {})\n",
+                     kWayNames[sim::choose_parts_way(ways, sim::PartsChoice::Starts)],
+                     kWayNames[sim::choose_parts_way(ways, sim::PartsChoice::First)]);
+          const std::optional<sim::PriorityReplay> by_part_replay =
+              a->part_priorities ? std::optional<sim::PriorityReplay>(std::move(ways[2].replay)) : std::nullopt;
           if (a->per_launch) {
             fmt::print("  {:<20} {:>8} {:>14} {:>14} {:>14} {:>14} {:>8}\n", "launch (in parts)", "parts",
                        "planned start", "replay start", "planned turn.", "replay turn.", "err");

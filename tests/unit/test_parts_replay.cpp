@@ -205,3 +205,60 @@ TEST(PartsReplay, PartsOfPiecesTakeTheSameRule) {
   EXPECT_EQ(p.priority, (std::vector<int>{0, -1, 0}));
   EXPECT_EQ(p.levels_needed, 2);
 }
+
+TEST(PartsReplay, TheReplayInTheWorkloadsTermsHasEachPartsBlocksAsItsLaunchs) {
+  // The parts of A (blocks 0-3) and B (blocks 0-1) replayed on their SMs: six pieces, named by the workload's
+  // launches and blocks, and each launch's first block and finish the replay's (A 0..200, B 0..10).
+  const auto r = replay_with({0}, {1});
+  ASSERT_EQ(r.in_workload.schedule.pieces.size(), 6u);
+  std::vector<int> blocks_of(2, 0);
+  for (const auto& p : r.in_workload.schedule.pieces) {
+    ASSERT_TRUE(p.launch == 0 || p.launch == 1);
+    EXPECT_LT(p.block, p.launch == 0 ? 4 : 2);
+    ++blocks_of[static_cast<std::size_t>(p.launch)];
+  }
+  EXPECT_EQ(blocks_of, (std::vector<int>{4, 2}));
+  EXPECT_EQ(r.in_workload.launches[0].finish, 200);
+  EXPECT_EQ(r.in_workload.launches[1].finish, 10);
+  EXPECT_EQ(r.in_workload.launches[1].first_dispatch, 0);
+}
+
+namespace {
+// A way with the given turnaround errors (%) and foreseen start delays (us).
+PartsWay way(PartsReplayOptions o, std::vector<double> turnaround_err, std::vector<double> delays,
+             std::size_t short_of_levels = 0) {
+  PartsWay w;
+  w.options = o;
+  w.replay.turnaround_err_pct = std::move(turnaround_err);
+  w.start_delays_us = std::move(delays);
+  w.parts_short = short_of_levels;
+  return w;
+}
+}  // namespace
+
+TEST(PartsReplay, AutoTakesALaterWayOnlyForLessThanHalfTheStartDelays) {
+  const PartsReplayOptions plain{}, capped{.capped = true}, by_part{.part_priorities = true},
+      both{.capped = true, .part_priorities = true};
+  const std::vector<double> within{1, 2}, outside{1, 30};  // p90 2 % and 30 % (bound: 25 %)
+  // Plain within the bound, p99 1000 us; by part within at 400 us (< 500): taken under Starts, not under First.
+  std::vector<PartsWay> ways{way(plain, within, {0, 1000}), way(capped, within, {0, 100}),
+                             way(by_part, within, {0, 400}), way(both, outside, {0, 10})};
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First), 0u);
+  // Capped (100 us) is not taken where plain held nothing; both (10 us) is outside the turnaround bound.
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 2u);
+  // 600 us is not less than half of 1000: plain stays.
+  ways[2].start_delays_us = {0, 600};
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 0u);
+  // Short of priority levels: not taken however few its delays.
+  ways[2] = way(by_part, within, {0, 5}, 3);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 0u);
+  // Plain outside the bound: capped first (100 us); both within at 40 us (< 50) is taken, holding as capped does.
+  ways[0].replay.turnaround_err_pct = outside;
+  ways[3].replay.turnaround_err_pct = within;
+  ways[3].start_delays_us = {0, 40};
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First), 1u);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 3u);
+  // None within the bound: the parts at their launches' priorities.
+  for (auto& w : ways) w.replay.turnaround_err_pct = outside;
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 0u);
+}

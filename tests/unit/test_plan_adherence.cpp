@@ -38,7 +38,7 @@ static void a_then_b(RunResult& planned, RunResult& executed) {
 TEST(PlanAdherence, SplitsEachLaunchErrorAlongItsHandOffs) {
   RunResult planned, executed;
   a_then_b(planned, executed);
-  const auto a = live::plan_adherence(planned, executed, {0, 1});
+  const auto a = plan_adherence(planned, executed, {0, 1});
 
   ASSERT_EQ(a.pieces.size(), 2u);
   // A: nothing ended on the SM at 0, so it could start at its release, 0; it started at 5.
@@ -81,7 +81,7 @@ TEST(PlanAdherence, OrderTermWhenTheChainIsNotThePlansLastPiece) {
   executed.schedule.pieces = {piece(0, 0, 80, 1), piece(1, 95, 140, 1), piece(0, 0, 140, 0)};
   executed.schedule.pieces[0].block = 1;
   executed.launches = {outcome(0, 140), outcome(0, 140)};
-  const auto a = live::plan_adherence(planned, executed, {1, 2, 0});
+  const auto a = plan_adherence(planned, executed, {1, 2, 0});
   EXPECT_EQ(a.launches[0].error, 40);
   EXPECT_EQ(a.launches[0].model, 40);
   EXPECT_EQ(a.launches[0].executor, 0);
@@ -93,7 +93,7 @@ TEST(PlanAdherence, OrderTermWhenTheChainIsNotThePlansLastPiece) {
   // Every piece ran on its planned SM; had B run on SM 0 it would be left out of the delay statistics.
   EXPECT_EQ(a.moved, 0u);
   executed.schedule.pieces[1].sm = 0;
-  const auto b = live::plan_adherence(planned, executed, {1, 2, 0});
+  const auto b = plan_adherence(planned, executed, {1, 2, 0});
   EXPECT_EQ(b.moved, 1u);
   EXPECT_TRUE(b.pieces[1].moved);
   EXPECT_DOUBLE_EQ(b.hand_off_delay_p99_us, 0.0);  // the two A pieces started when due
@@ -106,8 +106,8 @@ TEST(PlanAdherence, RejectsAMappingToAnotherBlock) {
   executed.schedule.pieces = {piece(0, 0, 100)};
   executed.schedule.pieces[0].block = 3;
   executed.launches = {outcome(0, 100)};
-  EXPECT_THROW(live::plan_adherence(planned, executed, {0}), std::invalid_argument);
-  EXPECT_THROW(live::plan_adherence(planned, executed, {}), std::invalid_argument);
+  EXPECT_THROW(plan_adherence(planned, executed, {0}), std::invalid_argument);
+  EXPECT_THROW(plan_adherence(planned, executed, {}), std::invalid_argument);
 }
 
 // The plan's slot occupancy includes a wait before the block's first stamp (20 ns here for B): B's stamp is due at
@@ -119,14 +119,14 @@ TEST(PlanAdherence, PlannedWaitMovesTheDueStartAndTheComparedDuration) {
   planned.launches = {outcome(0, 100), outcome(10, 150)};
   executed.schedule.pieces = {piece(0, 5, 120), piece(1, 150, 190)};
   executed.launches = {outcome(0, 120), outcome(10, 190)};
-  const auto a = live::plan_adherence(planned, executed, {0, 1}, {0, 20});
+  const auto a = plan_adherence(planned, executed, {0, 1}, {0, 20});
   EXPECT_EQ(a.pieces[1].ready, 120);
   EXPECT_EQ(a.pieces[1].wait, 20);
   EXPECT_EQ(a.pieces[1].hand_off_delay, 10);
   EXPECT_EQ(a.launches[1].error, 40);
   EXPECT_EQ(a.launches[1].executor, 15);
   EXPECT_EQ(a.launches[1].model, 25);
-  EXPECT_THROW(live::plan_adherence(planned, executed, {0, 1}, {0}), std::invalid_argument);
+  EXPECT_THROW(plan_adherence(planned, executed, {0, 1}, {0}), std::invalid_argument);
 }
 
 // Who took each slot (the fused worker's entry_worker words: worker << 4 | 8 first | 4 waited | lane). One SM, plan:
@@ -142,7 +142,7 @@ TEST(PlanAdherence, SplitsHandOffsByWhoTookTheSlot) {
   executed.schedule.pieces = {piece(0, 0, 100), piece(1, 0, 90), piece(2, 102, 150), piece(3, 92, 160),
                               piece(4, 152, 170)};
   executed.launches = planned.launches;
-  const auto a = live::plan_adherence(planned, executed, {0, 1, 2, 3, 4});
+  const auto a = plan_adherence(planned, executed, {0, 1, 2, 3, 4});
   const auto word = [](int worker, int lane, bool waited, bool first) {
     return worker << 4 | (first ? 8 : 0) | (waited ? 4 : 0) | lane;
   };
@@ -172,7 +172,7 @@ TEST(PlanAdherence, SplitsHandOffsByWhoTookTheSlot) {
 TEST(PlanAdherence, TakesTheExecutorsBodySpeedOutOfTheModelShare) {
   RunResult planned, executed;
   a_then_b(planned, executed);
-  const auto a = live::plan_adherence(planned, executed, {0, 1}, {}, {1.1, 1.2});
+  const auto a = plan_adherence(planned, executed, {0, 1}, {}, {1.1, 1.2});
   EXPECT_EQ(a.launches[0].executor, 5);
   EXPECT_EQ(a.launches[0].body, 10);
   EXPECT_EQ(a.launches[0].model, 5);
@@ -180,7 +180,7 @@ TEST(PlanAdherence, TakesTheExecutorsBodySpeedOutOfTheModelShare) {
   EXPECT_EQ(a.launches[1].body, 20);
   EXPECT_EQ(a.launches[1].model, 5);
   for (const auto& l : a.launches) EXPECT_EQ(l.error, l.executor + l.body + l.model + l.release + l.order);
-  EXPECT_THROW(live::plan_adherence(planned, executed, {0, 1}, {}, {1.1}), std::invalid_argument);
+  EXPECT_THROW(plan_adherence(planned, executed, {0, 1}, {}, {1.1}), std::invalid_argument);
 }
 
 // A launch alone: executed A [5, 120] against planned [0, 100]: 115 / 100. With the plan's wait of 20 before the
@@ -189,10 +189,10 @@ TEST(PlanAdherence, BodySpeedFactorOfALaunchAlone) {
   RunResult planned, executed;
   planned.schedule.pieces = {piece(0, 0, 100)};
   executed.schedule.pieces = {piece(0, 5, 120)};
-  EXPECT_DOUBLE_EQ(live::body_speed_factor(planned, executed, {0}, {}), 1.15);
-  EXPECT_DOUBLE_EQ(live::body_speed_factor(planned, executed, {0}, {20}), 115.0 / 80.0);
+  EXPECT_DOUBLE_EQ(body_speed_factor(planned, executed, {0}, {}), 1.15);
+  EXPECT_DOUBLE_EQ(body_speed_factor(planned, executed, {0}, {20}), 115.0 / 80.0);
   executed.schedule.pieces.clear();
-  EXPECT_DOUBLE_EQ(live::body_speed_factor(planned, executed, {}, {}), 1.0);
+  EXPECT_DOUBLE_EQ(body_speed_factor(planned, executed, {}, {}), 1.0);
 }
 
 TEST(PlanAdherence, PlanPiecesByOrdinalWhereTheHardwarePlacedTheBlocks) {
@@ -204,10 +204,10 @@ TEST(PlanAdherence, PlanPiecesByOrdinalWhereTheHardwarePlacedTheBlocks) {
   Schedule exec;
   exec.pieces = {BlockPiece{35, 45, 0, 0, 0, 3}, BlockPiece{2, 12, 0, 0, 0, 2}, BlockPiece{1, 21, 0, 1, 0, 4},
                  BlockPiece{50, 60, 0, 1, 0, 4}};
-  const auto m = live::plan_piece_by_ordinal(plan, exec);
+  const auto m = plan_piece_by_ordinal(plan, exec);
   ASSERT_TRUE(m.has_value());
   EXPECT_EQ(*m, (std::vector<std::size_t>{2, 0, 1, 1}));
   // A block the plan does not have: no mapping.
   exec.pieces.push_back(BlockPiece{0, 5, 0, 7, 0, 0});
-  EXPECT_FALSE(live::plan_piece_by_ordinal(plan, exec).has_value());
+  EXPECT_FALSE(plan_piece_by_ordinal(plan, exec).has_value());
 }
