@@ -473,12 +473,8 @@ int validate_command(const ValidateArgs& a) {
               const auto v = way.options;
               parts_variants += fmt::format(
                   "{}{} {:.1f} / {:.1f} %, start delays p99 {:.0f} us{}", parts_variants.empty() ? "" : "; ",
-                  v.capped && v.part_priorities ? "both"
-                  : v.capped                    ? "held to the plan's blocks an SM"
-                  : v.part_priorities           ? "each at its own priority"
-                                                : "at their launches' priorities",
-                  pct(way.replay.turnaround_err_pct, 0.5), pct(way.replay.turnaround_err_pct, 0.9),
-                  pct(way.start_delays_us, 0.99),
+                  sim::parts_way_name(v), pct(way.replay.turnaround_err_pct, 0.5),
+                  pct(way.replay.turnaround_err_pct, 0.9), pct(way.start_delays_us, 0.99),
                   v.part_priorities && !v.capped
                       ? fmt::format(" ({} levels needed, {} parts short)", by_part.levels_needed, by_part.clamped)
                       : "");
@@ -490,9 +486,7 @@ int validate_command(const ValidateArgs& a) {
             parts_start_delays_foreseen = std::move(ways[k].start_delays_us);
           } else {
             parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant);
-            parts_start_delays_foreseen = sim::part_start_delays_after_ready_us(
-                predicted, parts_replay->in_workload, sim::part_starts(predicted, parts_replay->in_workload.schedule),
-                planned_waits(w, predicted));
+            parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, *parts_replay);
           }
         }
         gate_parts = a.gate_parts ||

@@ -257,10 +257,21 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   return out;
 }
 
+const char* parts_way_name(PartsReplayOptions way) {
+  return way.capped && way.part_priorities ? "both"
+         : way.capped                      ? "held to the plan's blocks an SM"
+         : way.part_priorities             ? "each at its own priority"
+                                           : "at their launches' priorities";
+}
+
+std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay) {
+  return part_start_delays_after_ready_us(plan, replay.in_workload, part_starts(plan, replay.in_workload.schedule),
+                                          planned_waits(w, plan));
+}
+
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
                                         int levels, AloneTimeCache& alone) {
-  const auto waits = planned_waits(w, plan);
   const std::size_t short_of_levels = part_priorities(w, gpu, plan, cut, 0, 1 - levels).clamped;
   std::vector<PartsWay> out;
   for (const PartsReplayOptions v :
@@ -269,8 +280,7 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
     PartsWay way;
     way.options = v;
     way.replay = replay_in_parts(w, gpu, plan, cut, options, levels, alone, v);
-    way.start_delays_us = part_start_delays_after_ready_us(plan, way.replay.in_workload,
-                                                           part_starts(plan, way.replay.in_workload.schedule), waits);
+    way.start_delays_us = replay_start_delays_us(w, plan, way.replay);
     way.parts_short = v.part_priorities ? short_of_levels : 0;
     out.push_back(std::move(way));
   }

@@ -51,6 +51,13 @@ struct PartsWay {
   std::vector<double> start_delays_us;
   std::size_t parts_short = 0;  // by part: parts beyond the device's priority levels (their order the hardware's)
 };
+// What the report calls a way: "at their launches' priorities", "held to the plan's blocks an SM", "each at its own
+// priority", "both".
+const char* parts_way_name(PartsReplayOptions way);
+
+// The start delays (us) of a replay_in_parts of `plan`, as PartsWay::start_delays_us has them.
+std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay);
+
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
                                         int levels, AloneTimeCache& alone);

@@ -9,7 +9,6 @@
 
 #include "core/atomic_file.h"
 #include "core/name_list.h"
-#include "core/plan_adherence.h"
 #include "sim/cli/commands.h"
 #include "sim/launch_priorities.h"
 #include "sim/part_starts.h"
@@ -20,18 +19,17 @@
 namespace gpusched::cli {
 namespace {
 
-// A parts replay's part starts (sim/part_starts.h), median / p99 in us: against the plan's times, and after their
+// A replayed way's part starts (sim/part_starts.h), median / p99 in us: against the plan's times, and after their
 // release and the block the plan hands their slot over from in the replay (the start delay validate measures of an
-// execution in parts). With the model exact, what the hardware's placement of the parts does to them.
-std::string part_starts_text(const Workload& w, const RunResult& plan, const sim::PriorityReplay& r) {
-  const auto starts = sim::part_starts(plan, r.in_workload.schedule);
-  const std::vector<double> offsets = sim::part_start_delays_us(starts);
-  const std::vector<double> delays =
-      sim::part_start_delays_after_ready_us(plan, r.in_workload, starts, planned_waits(w, plan));
+// execution in parts, PartsWay::start_delays_us). With the model exact, what the hardware's placement of the parts
+// does to them.
+std::string part_starts_text(const RunResult& plan, const sim::PartsWay& way) {
+  const std::vector<double> offsets =
+      sim::part_start_delays_us(sim::part_starts(plan, way.replay.in_workload.schedule));
   if (offsets.empty()) return "";
   return fmt::format("part starts {:+.1f} / {:+.1f} us, start delays {:+.1f} / {:+.1f} us",
                      sim::nearest_rank_pct(offsets, 0.5), sim::nearest_rank_pct(offsets, 0.99),
-                     sim::nearest_rank_pct(delays, 0.5), sim::nearest_rank_pct(delays, 0.99));
+                     sim::nearest_rank_pct(way.start_delays_us, 0.5), sim::nearest_rank_pct(way.start_delays_us, 0.99));
 }
 
 }  // namespace
@@ -134,19 +132,16 @@ void add_as_priorities_command(CLI::App& app) {
             fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}{}\n", label,
                        by ? fmt::format("{}", by_part.levels_needed) : "", by ? fmt::format("{}", by_part.clamped) : "",
                        sim::nearest_rank_pct(g, 0.5), sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
-                       format_duration(c.replay.metrics.makespan), part_starts_text(w, plan, c),
+                       format_duration(c.replay.metrics.makespan), part_starts_text(plan, way),
                        c.same_finish_order ? "" : "; finishes in another order");
           };
           print_way(fmt::format("  {} parts", parts), ways[0]);
           if (a->parts_capped) print_way("  capped", ways[1]);
           if (a->part_priorities) print_way("  by part", ways[2]);
           if (a->part_priorities && a->parts_capped) print_way("  both", ways[3]);
-          static constexpr const char* kWayNames[] = {"at their launches' priorities",
-                                                      "held to the plan's blocks an SM",
-                                                      "each part at its own priority", "both"};
           fmt::print("  validate's auto carries the parts out {} (the first way within the bound: {})\n",
-                     kWayNames[sim::choose_parts_way(ways, sim::PartsChoice::Starts)],
-                     kWayNames[sim::choose_parts_way(ways, sim::PartsChoice::First)]);
+                     sim::parts_way_name(ways[sim::choose_parts_way(ways, sim::PartsChoice::Starts)].options),
+                     sim::parts_way_name(ways[sim::choose_parts_way(ways, sim::PartsChoice::First)].options));
           const std::optional<sim::PriorityReplay> by_part_replay =
               a->part_priorities ? std::optional<sim::PriorityReplay>(std::move(ways[2].replay)) : std::nullopt;
           if (a->per_launch) {
