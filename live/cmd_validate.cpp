@@ -87,6 +87,8 @@ struct ValidateArgs {
   int streams_per_launch = ExecutorOptions{}.streams_per_launch;
   std::string executor = "auto";  // auto, blocks, native, fused
   std::string parts_choice = "starts";  // auto's choice of a way to carry out parts: sim::PartsChoice
+  double parts_makespan_bound =
+      sim::kPartsMakespanBoundPct;  // auto: a way's replay makespan within this % of the plan's
 };
 
 // "[key=value,...]" for a policy run with --set parameters (the CSV's policy column tells them apart), else "".
@@ -444,6 +446,7 @@ int validate_command(const ValidateArgs& a) {
       std::string parts_variants;                       // auto's comparison of the ways, for the report
       std::vector<double> parts_start_delays_foreseen;  // the replay's part start delays (us), of the way carried out
       bool in_parts = false, gate_parts = false;
+      std::string parts_fused;  // auto: why a plan cut in parts went to the fused worker instead, for the report
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && blocks_whole &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
         cut = sim::planned_parts(predicted);
@@ -464,7 +467,10 @@ int validate_command(const ValidateArgs& a) {
           // replays closest with both but runs 40 % long so (the parts short of priority levels). Under
           // --parts-choice starts, a later way within the bound whose replay foresees start delays of less than half
           // the p99 of that one's (sim::choose_parts_way; docs/validation.md, "Start delays the parts replay
-          // foresees").
+          // foresees"). A way counts as within the bound only with its replay's makespan within
+          // --parts-makespan-bound of the plan's; where none is and the plain parts are beyond it, the hardware does
+          // not keep the plan's mix on an SM, and the fused worker carries the plan out instead (docs/validation.md,
+          // "Plans the hardware does not keep in parts").
           if (a.executor == "auto" && !a.capped_parts && !a.part_priorities) {
             auto ways = sim::replay_parts_ways(w, gpu, predicted, cut, o, levels, alone_cache);
             const auto pct = [](const std::vector<double>& v, double q) { return sim::nearest_rank_pct(v, q); };
@@ -472,15 +478,24 @@ int validate_command(const ValidateArgs& a) {
             for (const auto& way : ways) {
               const auto v = way.options;
               parts_variants += fmt::format(
-                  "{}{} {:.1f} / {:.1f} %, start delays p99 {:.0f} us{}", parts_variants.empty() ? "" : "; ",
-                  sim::parts_way_name(v), pct(way.replay.turnaround_err_pct, 0.5),
-                  pct(way.replay.turnaround_err_pct, 0.9), pct(way.start_delays_us, 0.99),
+                  "{}{} {:.1f} / {:.1f} %, makespan {:+.1f} %, start delays p99 {:.0f} us{}",
+                  parts_variants.empty() ? "" : "; ", sim::parts_way_name(v), pct(way.replay.turnaround_err_pct, 0.5),
+                  pct(way.replay.turnaround_err_pct, 0.9), way.makespan_err_pct, pct(way.start_delays_us, 0.99),
                   v.part_priorities && !v.capped
                       ? fmt::format(" ({} levels needed, {} parts short)", by_part.levels_needed, by_part.clamped)
                       : "");
             }
-            const std::size_t k = sim::choose_parts_way(
-                ways, a.parts_choice == "first" ? sim::PartsChoice::First : sim::PartsChoice::Starts);
+            const auto decision = sim::choose_parts_way(
+                ways, a.parts_choice == "first" ? sim::PartsChoice::First : sim::PartsChoice::Starts,
+                a.parts_makespan_bound);
+            const std::size_t k = decision.way;
+            if (decision.fused && fused_refused.empty()) {
+              in_parts = false;
+              parts_fused = fmt::format(
+                  "no way within the bound, and at their launches' priorities the parts run the plan {:+.1f} % "
+                  "long: carried out by the fused worker, which keeps the plan's mix on each SM",
+                  ways[0].makespan_err_pct);
+            }
             parts_variant = ways[k].options;
             parts_replay = std::move(ways[k].replay);
             parts_start_delays_foreseen = std::move(ways[k].start_delays_us);
@@ -807,8 +822,9 @@ int validate_command(const ValidateArgs& a) {
             "planned start, {} of them in a green context of their planned SMs\n",
             cut_launches, parts_issued, piece_cut.empty() ? "" : " of pieces (one worker per planned piece)",
             gate_parts ? "launched ahead behind a gate the host raises" : "issued", confined_parts);
-      if (!parts_variants.empty() && native)
+      if (!parts_variants.empty() && (native || !parts_fused.empty()))
         fmt::print("  the parts replayed in simulation (median / p90 of the turnarounds): {}\n", parts_variants);
+      if (!parts_fused.empty() && fused) fmt::print("  {}\n", parts_fused);
       if (!piece_part_levels.empty())
         fmt::print("  carried out each part at a priority of its own ({})\n", piece_part_levels);
       if (cut_launches && piece_cut.empty() && (parts_variant.capped || parts_variant.part_priorities))
@@ -972,6 +988,13 @@ void add_validate_command(CLI::App& app, int& result) {
                   "priority, both), or that way unless a later one within the bound foresees start delays of less "
                   "than half its p99 (starts; docs/validation.md, \"Start delays the parts replay foresees\")")
       ->check(CLI::IsMember({"first", "starts"}))
+      ->capture_default_str();
+  cmd->add_option("--parts-makespan-bound", a->parts_makespan_bound,
+                  "auto, a plan in parts: a way counts as within the bound only where its replay's makespan is within "
+                  "this many percent of the plan's; where none is and the parts at their launches' priorities are "
+                  "beyond it, no way short of priority levels is taken and, none left, the fused worker carries the "
+                  "plan out (docs/validation.md, \"Plans the hardware does not keep in parts\"); 0: no such bound")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_flag("--gate-parts", a->gate_parts,
                 "With parts (--green-parts, or auto's): launch every part before the run, each behind a stream wait "

@@ -273,6 +273,13 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
                                         int levels, AloneTimeCache& alone) {
   const std::size_t short_of_levels = part_priorities(w, gpu, plan, cut, 0, 1 - levels).clamped;
+  // Parts the plan holds below their kernel's residency for more than one round of blocks: not a part that has few
+  // blocks left (a launch's last one), but a launch the plan runs beside others on the same SMs.
+  std::size_t held = 0;
+  const auto caps = binding_part_caps(w, gpu, plan, cut);
+  for (std::size_t i = 0; i < caps.size(); ++i)
+    for (std::size_t j = 0; j < caps[i].size(); ++j)
+      if (caps[i][j] > 0 && cut[i][j].blocks > caps[i][j] * static_cast<int>(cut[i][j].sms.size())) ++held;
   std::vector<PartsWay> out;
   for (const PartsReplayOptions v :
        {PartsReplayOptions{}, PartsReplayOptions{.capped = true}, PartsReplayOptions{.part_priorities = true},
@@ -282,24 +289,36 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
     way.replay = replay_in_parts(w, gpu, plan, cut, options, levels, alone, v);
     way.start_delays_us = replay_start_delays_us(w, plan, way.replay);
     way.parts_short = v.part_priorities ? short_of_levels : 0;
+    way.held_parts = held;
+    way.makespan_err_pct = 100.0 * static_cast<double>(way.replay.replay.metrics.makespan - plan.metrics.makespan) /
+                           static_cast<double>(std::max<TimeNs>(1, plan.metrics.makespan));
     out.push_back(std::move(way));
   }
   return out;
 }
 
-std::size_t choose_parts_way(const std::vector<PartsWay>& ways, PartsChoice rule) {
+PartsDecision choose_parts_way(const std::vector<PartsWay>& ways, PartsChoice rule, double makespan_bound_pct) {
+  const bool makespan_bound = makespan_bound_pct > 0;
+  const bool plain_off = makespan_bound && !ways.empty() && ways[0].held_parts > 0 &&
+                         std::abs(ways[0].makespan_err_pct) > makespan_bound_pct;
+  const auto eligible = [&](const PartsWay& way) {
+    if (!turnarounds_within(way.replay)) return false;
+    if (!makespan_bound) return true;
+    const double bound = plain_off && way.options.capped ? makespan_bound_pct / 2 : makespan_bound_pct;
+    return std::abs(way.makespan_err_pct) <= bound && (!plain_off || way.parts_short == 0);
+  };
   std::size_t chosen = ways.size();
   for (std::size_t k = 0; k < ways.size() && chosen == ways.size(); ++k)
-    if (turnarounds_within(ways[k].replay)) chosen = k;
-  if (chosen == ways.size()) return 0;
-  if (rule == PartsChoice::First) return chosen;
+    if (eligible(ways[k])) chosen = k;
+  if (chosen == ways.size()) return {.way = 0, .fused = plain_off};
+  if (rule == PartsChoice::First) return {.way = chosen};
   const auto p99 = [&](std::size_t k) { return nearest_rank_pct(ways[k].start_delays_us, 0.99); };
   const std::size_t first = chosen;
   for (std::size_t k = first + 1; k < ways.size(); ++k)
-    if (turnarounds_within(ways[k].replay) && ways[k].parts_short == 0 && !ways[k].start_delays_us.empty() &&
+    if (eligible(ways[k]) && ways[k].parts_short == 0 && !ways[k].start_delays_us.empty() &&
         (!ways[k].options.capped || ways[first].options.capped) && p99(k) < 0.5 * p99(first) && p99(k) < p99(chosen))
       chosen = k;
-  return chosen;
+  return {.way = chosen};
 }
 
 }  // namespace gpusched::sim

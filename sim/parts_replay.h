@@ -50,6 +50,11 @@ struct PartsWay {
   // placement of the parts does to their starts with the model exact. An execution in parts measures the same.
   std::vector<double> start_delays_us;
   std::size_t parts_short = 0;  // by part: parts beyond the device's priority levels (their order the hardware's)
+  double makespan_err_pct = 0;  // the replay's makespan against the plan's, (replay - plan) / plan x 100
+  // Parts whose planned residency binds (binding_part_caps) over more blocks than that many on each of their SMs:
+  // the plan holds them beside other launches' blocks on an SM for more than one round, a mix the hardware does not
+  // keep by itself. The same for every way.
+  std::size_t held_parts = 0;
 };
 // What the report calls a way: "at their launches' priorities", "held to the plan's blocks an SM", "each at its own
 // priority", "both".
@@ -62,17 +67,42 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
                                         int levels, AloneTimeCache& alone);
 
-// How validate's auto picks among the ways (docs/validation.md, "Start delays the parts replay foresees"):
-//  - First: the first way whose replay is within the issue's turnaround bound (turnarounds_within);
+// How validate's auto picks among the ways (docs/validation.md, "Start delays the parts replay foresees" and "Plans
+// the hardware does not keep in parts"). A way is within the bound where its replay's turnarounds are within the
+// issue's bound (turnarounds_within) and, with a makespan bound, its makespan within that many percent of the plan's:
+// a replay within the turnaround bound can still run the plan 23 % long (live-h200's mpmax, whose launches are long),
+// and so did the GPU.
+//  - First: the first way within the bound;
 //  - Starts (the default): that one, unless a later way within the bound foresees start delays of less than half its
 //    p99 (the way with the least, of those). The foreseen p99 is within a factor of two of the measured one where the
 //    parts replay foresees the execution, so a smaller gain is not trusted. Not a way with parts short of a priority
 //    level (validate-h100's mpmax ran 40 % long so), nor one that holds parts where the first did not: held parts'
 //    turnarounds are not foreseen everywhere (live-h200's mpmax plan, held for its start delays: p90 75 % on the GPU
 //    against 13 % in the replay; live-h100's in session 35).
-// Index into `ways`; 0 where none is within the bound (the parts at their launches' priorities).
+// Where the plan holds parts below their residency (held_parts) and the parts at their launches' priorities replay
+// beyond the makespan bound, the hardware does not keep the mix of launches on an SM that the plan relies on. Then
+//  - a way that holds parts is taken only within half the makespan bound: where the hardware loses the mix, held
+//    parts' turnarounds are not foreseen (live-h100's mpmax plan held, its replay 7.3 % long: p90 69 % on the GPU in
+//    session 35; validate-h100's and -h200's, 3.5 % and 0.1 % long, within the issue's bound);
+//  - no way short of priority levels is taken (the order of such parts is the hardware's, and the replay's guess of
+//    it is what the plan hangs on);
+//  - and where no way is left, `fused`: the fused worker, whose per-SM queues keep the plan's mix, carries the plan
+//    out instead (live-h200's mpmax: 5.8 / 11.3 % against 14.5 / 18.9 % in parts, session 47; live-h100's in
+//    session 35).
+// A plan that holds no parts and whose replay runs long (live-h200's spatial: +9.9 % in the replay, +0.1 % on the
+// GPU) is the model's block times in another timing, which the fused worker does not mend. Where no way is within the
+// bound otherwise: way 0 (the parts at their launches' priorities), as before. The bound (10 %) lets through the way
+// the GPU carried out best where the replay ran a plan 7.7 % long (validate-h200's kernelet, each part at its own
+// priority: 5.8 / 11.9 % on the GPU, against 22.4 / 31.1 % through the fused worker). These rules are fitted to the
+// plans measured so far (docs/validation.md, "Plans the hardware does not keep in parts").
 enum class PartsChoice { First, Starts };
-std::size_t choose_parts_way(const std::vector<PartsWay>& ways, PartsChoice rule);
+inline constexpr double kPartsMakespanBoundPct = 10.0;  // validate's --parts-makespan-bound default; 0: no such bound
+struct PartsDecision {
+  std::size_t way = 0;  // index into the ways
+  bool fused = false;   // none within the bound and the plain parts off the plan's makespan: the fused worker
+};
+PartsDecision choose_parts_way(const std::vector<PartsWay>& ways, PartsChoice rule,
+                               double makespan_bound_pct = kPartsMakespanBoundPct);
 
 // Per part of `cut` (launch by launch, part by part, flattened): a stream priority from `least` down to `greatest`,
 // launch_priorities' rule over the parts instead of the launches: a part's window runs from its issue (its planned

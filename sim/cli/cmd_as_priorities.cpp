@@ -43,6 +43,7 @@ void add_as_priorities_command(CLI::App& app) {
     int levels = 6;
     bool per_launch = false, parts_capped = false, part_priorities = false;
     std::uint64_t seed = 1;
+    double parts_makespan_bound = sim::kPartsMakespanBoundPct;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--workload,-w", a->workload, "Workload file")->required();
@@ -65,6 +66,11 @@ void add_as_priorities_command(CLI::App& app) {
       "--parts-csv", a->parts_csv,
       "Write each policy's plan cut as validate cuts it in parts, one row per planned piece "
       "(policy,launch,launch_id,part,block,start_ns,end_ns); scripts/part-lateness.py lays an execution over it");
+  cmd->add_option("--parts-makespan-bound", a->parts_makespan_bound,
+                  "The makespan bound (%) of validate's auto on a way's replay, for the way it says auto takes "
+                  "(validate's --parts-makespan-bound; 0: none)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_flag("--per-launch", a->per_launch,
                 "Also each launch: its priority, planned and replayed first block and turnaround");
   cmd->callback([a] {
@@ -139,9 +145,16 @@ void add_as_priorities_command(CLI::App& app) {
           if (a->parts_capped) print_way("  capped", ways[1]);
           if (a->part_priorities) print_way("  by part", ways[2]);
           if (a->part_priorities && a->parts_capped) print_way("  both", ways[3]);
-          fmt::print("  validate's auto carries the parts out {} (the first way within the bound: {})\n",
-                     sim::parts_way_name(ways[sim::choose_parts_way(ways, sim::PartsChoice::Starts)].options),
-                     sim::parts_way_name(ways[sim::choose_parts_way(ways, sim::PartsChoice::First)].options));
+          const auto starts = sim::choose_parts_way(ways, sim::PartsChoice::Starts, a->parts_makespan_bound);
+          const auto first = sim::choose_parts_way(ways, sim::PartsChoice::First, a->parts_makespan_bound);
+          if (starts.fused)
+            fmt::print(
+                "  validate's auto carries the plan out through the fused worker: no way within the bound, and at "
+                "their launches' priorities the parts run it {:+.1f} % long (beyond {:.1f} %)\n",
+                ways[0].makespan_err_pct, a->parts_makespan_bound);
+          else
+            fmt::print("  validate's auto carries the parts out {} (the first way within the bound: {})\n",
+                       sim::parts_way_name(ways[starts.way].options), sim::parts_way_name(ways[first.way].options));
           const std::optional<sim::PriorityReplay> by_part_replay =
               a->part_priorities ? std::optional<sim::PriorityReplay>(std::move(ways[2].replay)) : std::nullopt;
           if (a->per_launch) {

@@ -243,22 +243,87 @@ TEST(PartsReplay, AutoTakesALaterWayOnlyForLessThanHalfTheStartDelays) {
   // Plain within the bound, p99 1000 us; by part within at 400 us (< 500): taken under Starts, not under First.
   std::vector<PartsWay> ways{way(plain, within, {0, 1000}), way(capped, within, {0, 100}),
                              way(by_part, within, {0, 400}), way(both, outside, {0, 10})};
-  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First), 0u);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First).way, 0u);
   // Capped (100 us) is not taken where plain held nothing; both (10 us) is outside the turnaround bound.
-  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 2u);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts).way, 2u);
   // 600 us is not less than half of 1000: plain stays.
   ways[2].start_delays_us = {0, 600};
-  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 0u);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts).way, 0u);
   // Short of priority levels: not taken however few its delays.
   ways[2] = way(by_part, within, {0, 5}, 3);
-  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 0u);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts).way, 0u);
   // Plain outside the bound: capped first (100 us); both within at 40 us (< 50) is taken, holding as capped does.
   ways[0].replay.turnaround_err_pct = outside;
   ways[3].replay.turnaround_err_pct = within;
   ways[3].start_delays_us = {0, 40};
-  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First), 1u);
-  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 3u);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First).way, 1u);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts).way, 3u);
   // None within the bound: the parts at their launches' priorities.
   for (auto& w : ways) w.replay.turnaround_err_pct = outside;
-  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts), 0u);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts).way, 0u);
+  EXPECT_FALSE(choose_parts_way(ways, PartsChoice::Starts).fused);
+}
+
+// live-h200's mpmax plan, in the terms auto sees it (gpusched as-priorities, session 47): at their launches'
+// priorities the parts replay within the turnaround bound but 23 % long (11.191 ms against the plan's 9.097 ms);
+// held, 13.4 % p90 but 12.3 % long; by part and both short of priority levels. The plan holds parts beside other
+// launches' blocks. No way is within the bound (10 %; a held way 5 % where the plain parts lose the plan): the
+// fused worker.
+TEST(PartsReplay, AutoTakesTheFusedWorkerWhereNoWayKeepsThePlansMakespan) {
+  const PartsReplayOptions plain{}, capped{.capped = true}, by_part{.part_priorities = true},
+      both{.capped = true, .part_priorities = true};
+  const std::vector<double> within{4.8, 21.3}, outside{22.4, 83.3};
+  std::vector<PartsWay> ways{way(plain, within, {0, 8565}), way(capped, {7.4, 13.4}, {0, 153}),
+                             way(by_part, outside, {0, 4387}, 28), way(both, {9.5, 38.0}, {0, 1214}, 28)};
+  ways[0].makespan_err_pct = 100.0 * (11.191 - 9.097) / 9.097;  // +23.0 %
+  ways[1].makespan_err_pct = 100.0 * (10.220 - 9.097) / 9.097;  // +12.3 %
+  ways[3].makespan_err_pct = 100.0 * (9.744 - 9.097) / 9.097;   // +7.1 %
+  for (auto& w : ways) w.held_parts = 28;                       // the plan holds parts beside other launches'
+  for (const auto rule : {PartsChoice::First, PartsChoice::Starts}) {
+    const auto d = choose_parts_way(ways, rule);  // the default bound, 10 %
+    EXPECT_TRUE(d.fused);
+    EXPECT_EQ(d.way, 0u);
+  }
+  // No part held (live-h200's spatial, whose replay ran 9.9 % long and the GPU 0.1 %): not the fused worker; no way
+  // within the bound, so the plain parts.
+  for (auto& w : ways) w.held_parts = 0;
+  EXPECT_FALSE(choose_parts_way(ways, PartsChoice::First).fused);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First).way, 0u);
+  for (auto& w : ways) w.held_parts = 28;
+  // Without the makespan bound: the plain parts, as before (within the turnaround bound).
+  EXPECT_FALSE(choose_parts_way(ways, PartsChoice::First, 0).fused);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First, 0).way, 0u);
+  // Held within 5 % (+3.5 %, validate-h100's mpmax plan): held, not the fused worker.
+  ways[1].makespan_err_pct = 3.5;
+  EXPECT_FALSE(choose_parts_way(ways, PartsChoice::First).fused);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First).way, 1u);
+  // Held at +7.3 % (live-h100's): within 10 % but not within 5 %, and the plain parts lose the plan: not held. Both
+  // (2.3 %) is short of 28 priority levels: not taken either; the fused worker.
+  ways[1].makespan_err_pct = 7.3;
+  ways[3].replay.turnaround_err_pct = {3.2, 15.0};
+  ways[3].makespan_err_pct = 2.3;
+  EXPECT_TRUE(choose_parts_way(ways, PartsChoice::First).fused);
+  // The same way with none short: taken (held, within 5 %).
+  ways[3].parts_short = 0;
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First).way, 3u);
+  EXPECT_FALSE(choose_parts_way(ways, PartsChoice::First).fused);
+  // Held at +7.3 % where the plain parts keep the plan's makespan (+8.5 %, within 10 %): held is within the bound.
+  ways[0].replay.turnaround_err_pct = outside;
+  ways[0].makespan_err_pct = 8.5;
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::First).way, 1u);
+  // validate-h200's kernelet plan: plain 5.9 / 30.4 %, +8.5 %; held 4.9 / 31.6 %; by part 3.7 / 9.4 %, +7.7 %, 7
+  // parts short; both 5.8 / 33.2 %. The plain parts keep the makespan, so by part is taken, short or not.
+  ways = {way(plain, {5.9, 30.4}, {0, 1790}), way(capped, {4.9, 31.6}, {0, 1790}),
+          way(by_part, {3.7, 9.4}, {0, 1790}, 7), way(both, {5.8, 33.2}, {0, 1790}, 7)};
+  for (auto& w : ways) w.held_parts = 15;
+  ways[0].makespan_err_pct = 8.5;
+  ways[2].makespan_err_pct = 7.7;
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts).way, 2u);
+  EXPECT_FALSE(choose_parts_way(ways, PartsChoice::Starts).fused);
+  // The plain parts within the makespan bound but outside the turnaround bound, and no other way within: the plain
+  // parts (the hardware keeps the plan's mix; its block times are what is off).
+  for (auto& w : ways) w.replay.turnaround_err_pct = outside;
+  ways[0].makespan_err_pct = 2.7;
+  EXPECT_FALSE(choose_parts_way(ways, PartsChoice::Starts).fused);
+  EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts).way, 0u);
 }
