@@ -87,8 +87,8 @@ struct ValidateArgs {
   int streams_per_launch = ExecutorOptions{}.streams_per_launch;
   std::string executor = "auto";  // auto, blocks, native, fused
   std::string parts_choice = "starts";  // auto's choice of a way to carry out parts: sim::PartsChoice
-  double parts_makespan_bound =
-      sim::kPartsMakespanBoundPct;  // auto: a way's replay makespan within this % of the plan's
+  // auto, a plan in parts: a way's replay makespan within this % of the plan's (sim::choose_parts_way)
+  double parts_makespan_bound = sim::kPartsMakespanBoundPct;
 };
 
 // "[key=value,...]" for a policy run with --set parameters (the CSV's policy column tells them apart), else "".
@@ -495,6 +495,11 @@ int validate_command(const ValidateArgs& a) {
                   "no way within the bound, and at their launches' priorities the parts run the plan {:+.1f} % "
                   "long: carried out by the fused worker, which keeps the plan's mix on each SM",
                   ways[0].makespan_err_pct);
+            } else if (decision.fused) {
+              notes.insert(
+                  fmt::format("{}: the parts lose the plan's mix, but the fused worker cannot run this "
+                              "workload ({}): carried out in parts at their launches' priorities",
+                              policy, fused_refused));
             }
             parts_variant = ways[k].options;
             parts_replay = std::move(ways[k].replay);
@@ -991,9 +996,10 @@ void add_validate_command(CLI::App& app, int& result) {
       ->capture_default_str();
   cmd->add_option("--parts-makespan-bound", a->parts_makespan_bound,
                   "auto, a plan in parts: a way counts as within the bound only where its replay's makespan is within "
-                  "this many percent of the plan's; where none is and the parts at their launches' priorities are "
-                  "beyond it, no way short of priority levels is taken and, none left, the fused worker carries the "
-                  "plan out (docs/validation.md, \"Plans the hardware does not keep in parts\"); 0: no such bound")
+                  "this many percent of the plan's; where the plan holds parts beside other launches and the parts "
+                  "at their launches' priorities are beyond it, a held way only within half of it, no way short of "
+                  "priority levels, and with none left the fused worker carries the plan out (docs/validation.md, "
+                  "\"Plans the hardware does not keep in parts\"); 0: no such bound")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_flag("--gate-parts", a->gate_parts,
