@@ -491,10 +491,7 @@ int validate_command(const ValidateArgs& a) {
             const std::size_t k = decision.way;
             if (decision.fused && fused_refused.empty()) {
               in_parts = false;
-              parts_fused = fmt::format(
-                  "no way within the bound, and at their launches' priorities the parts run the plan {:+.1f} % "
-                  "long: carried out by the fused worker, which keeps the plan's mix on each SM",
-                  ways[0].makespan_err_pct);
+              parts_fused = sim::fused_choice_reason(ways, decision, a.parts_makespan_bound);
             } else if (decision.fused) {
               notes.insert(
                   fmt::format("{}: the parts lose the plan's mix, but the fused worker cannot run this "

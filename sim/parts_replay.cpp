@@ -1,5 +1,7 @@
 #include "sim/parts_replay.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -11,6 +13,7 @@
 
 #include "core/occupancy.h"
 #include "core/plan_adherence.h"
+#include "sim/duration_model.h"
 #include "sim/policies/issue.h"
 #include "sim/policy.h"
 
@@ -96,6 +99,39 @@ LaunchPriorities priorities_of_parts(const std::vector<TimeNs>& release, const s
                                      const std::vector<const std::vector<int>*>& sms, int least, int greatest) {
   return window_priorities(release, last_start, least, greatest,
                            [&](std::size_t a, std::size_t b) { return sms_meet(*sms[a], *sms[b]); });
+}
+
+// Part `part` of a launch of `k` as a kernel of its own (the replay runs each part as a launch): a copy of k, of the
+// same name (so the same interference weights), whose block b is the launch's block part.first + b. Its recorded
+// block times are the launch's blocks' own, and where the launch's block has no record, the one the launch draws
+// for it (`launch_draws`: its draw base), so a part's blocks take the times the plan gave them. Taking block b's
+// record for the part's block b instead ran every part at the times of the launch's first blocks: live-h200's
+// spatial plan replayed 9.9 % long (gather-s2's recorded first wave is 18 % slower than its later blocks, sgemm's
+// 13-16 % faster, and every part took them), where the GPU ran it 0.1 % off
+// (docs/validation.md, "Block times in the parts replay"). The record sets' means and sorted durations stay the
+// kernel's: they describe the kernel, not the part.
+std::shared_ptr<KernelProfile> part_kernel(const KernelProfile& k, const PlannedPart& part,
+                                           std::uint64_t launch_draws) {
+  auto copy = std::make_shared<KernelProfile>(k);
+  const auto slice = [&](const std::vector<TimeNs>& by_block) {
+    std::vector<TimeNs> out(static_cast<std::size_t>(part.blocks), -1);
+    for (std::size_t b = 0; b < out.size(); ++b) {
+      const std::size_t at = static_cast<std::size_t>(part.first) + b;
+      if (at < by_block.size()) out[b] = by_block[at];
+    }
+    return out;
+  };
+  for (RecordSet& set : copy->record_sets) {
+    set.duration_by_block = slice(set.duration_by_block);
+    if (!set.alternate_by_block.empty()) set.alternate_by_block = slice(set.alternate_by_block);
+  }
+  if (RecordSet* primary = copy->record_sets.empty() ? nullptr : &copy->record_sets.back();
+      primary && !primary->sorted_durations.empty()) {
+    for (std::size_t b = 0; b < primary->duration_by_block.size(); ++b)
+      if (primary->duration_by_block[b] < 0)
+        primary->duration_by_block[b] = recorded_duration(k, part.first + static_cast<std::int64_t>(b), launch_draws);
+  }
+  return copy;
 }
 
 }  // namespace
@@ -190,7 +226,7 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
     if (cut[i].empty()) throw std::invalid_argument("replay_in_parts: launch " + w.launches[i].id + " has no parts");
     for (std::size_t j = 0; j < cut[i].size(); ++j) {
       const PlannedPart& part = cut[i][j];
-      auto kernel = std::make_shared<KernelProfile>(w.kernel_of(i));  // same name: the same interference weights
+      auto kernel = part_kernel(w.kernel_of(i), part, draw_base(options.seed, i));
       kernel->grid = {part.blocks, 1, 1};
       kernels.push_back(kernel);
       Launch l;
@@ -262,6 +298,14 @@ const char* parts_way_name(PartsReplayOptions way) {
          : way.capped                      ? "held to the plan's blocks an SM"
          : way.part_priorities             ? "each at its own priority"
                                            : "at their launches' priorities";
+}
+
+std::string fused_choice_reason(const std::vector<PartsWay>& ways, PartsDecision decision, double makespan_bound_pct) {
+  if (!decision.fused || ways.empty()) return {};
+  return fmt::format(
+      "no way within the bound, and at their launches' priorities the parts run the plan {:+.1f} % long (beyond "
+      "{:.1f} %): carried out by the fused worker, which keeps the plan's mix on each SM",
+      ways[0].makespan_err_pct, makespan_bound_pct);
 }
 
 std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay) {

@@ -7,6 +7,7 @@
 // execution in parts would be if the model were exact (docs/validation.md, "What the hardware makes of a plan in
 // parts"). Plain C++: tested without a GPU.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "core/gpu_spec.h"
@@ -20,7 +21,8 @@
 namespace gpusched::sim {
 
 // `cut` is planned_parts(plan): one list per launch of `w`, none empty. Each part is simulated as a launch of a copy
-// of its launch's kernel with the part's blocks, arriving at the part's planned start less the GPU's launch latency
+// of its launch's kernel with the part's blocks, each taking the recorded time of its own block of the launch,
+// arriving at the part's planned start less the GPU's launch latency
 // (the executor issues it so: cmd_validate), never before its launch's own arrival, confined to the part's SMs, at
 // the priority launch_priorities(plan, 0, 1 - levels) gives its launch; the dispatcher is the hardware's with stream
 // priorities (policy `priority`), its head-of-line blocking per SM: a grid's blocks wait on an SM while a grid ahead
@@ -103,6 +105,12 @@ struct PartsDecision {
 };
 PartsDecision choose_parts_way(const std::vector<PartsWay>& ways, PartsChoice rule,
                                double makespan_bound_pct = kPartsMakespanBoundPct);
+
+// Why auto takes the fused worker where `decision.fused` (validate's report and as-priorities say the same): the
+// parts at their launches' priorities (ways[0]) run the plan that much long, beyond the bound. Empty where the
+// decision keeps the parts.
+std::string fused_choice_reason(const std::vector<PartsWay>& ways, PartsDecision decision,
+                                double makespan_bound_pct = kPartsMakespanBoundPct);
 
 // Per part of `cut` (launch by launch, part by part, flattened): a stream priority from `least` down to `greatest`,
 // launch_priorities' rule over the parts instead of the launches: a part's window runs from its issue (its planned

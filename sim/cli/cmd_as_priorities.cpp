@@ -148,10 +148,7 @@ void add_as_priorities_command(CLI::App& app) {
           const auto starts = sim::choose_parts_way(ways, sim::PartsChoice::Starts, a->parts_makespan_bound);
           const auto first = sim::choose_parts_way(ways, sim::PartsChoice::First, a->parts_makespan_bound);
           if (starts.fused)
-            fmt::print(
-                "  validate's auto carries the plan out through the fused worker: no way within the bound, and at "
-                "their launches' priorities the parts run it {:+.1f} % long (beyond {:.1f} %)\n",
-                ways[0].makespan_err_pct, a->parts_makespan_bound);
+            fmt::print("  validate's auto: {}\n", sim::fused_choice_reason(ways, starts, a->parts_makespan_bound));
           else
             fmt::print("  validate's auto carries the parts out {} (the first way within the bound: {})\n",
                        sim::parts_way_name(ways[starts.way].options), sim::parts_way_name(ways[first.way].options));

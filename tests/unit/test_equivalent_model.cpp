@@ -176,6 +176,14 @@ TEST(EquivalentModel, AShareOfTheResidencyIsReadOverTheWholeGpu) {
   EXPECT_DOUBLE_EQ(rates_on_gpu(*up, {{k.get(), 2, 0}}, {{k.get(), 20, 0}, {j.get(), 30, 0}}, 10)[0], 2.0);
   EXPECT_DOUBLE_EQ(rates_on_gpu(*up, {{k.get(), 2, 0}, {j.get(), 1, 1}}, {{k.get(), 20, 0}, {j.get(), 31, 0}}, 10)[0],
                    200.0 / 175.0);
+  // Copies of j's profile (the parts replay runs each part as a launch of a copy of the same name) are one kernel:
+  // the same SM with 3 of j's here (copy j1) and 2 more elsewhere (copy j2), 5 in all: j's load beyond this SM is
+  // max(0, 5 / 10 - 3) = 0, and r_eff = 2 + 1.5 x 3 = 6.5 -> 325 ns. Clamped copy by copy it was
+  // 2 + 1.5 x 3 + 0.5 x (max(0, 0.3 - 3) + max(0, 0.2 - 0)) = 6.6 -> 330 ns.
+  const auto j1 = std::make_shared<KernelProfile>(*j), j2 = std::make_shared<KernelProfile>(*j);
+  EXPECT_DOUBLE_EQ(rates_on_gpu(*on, {{k.get(), 2, 0}, {j1.get(), 3, 1}},
+                                {{k.get(), 20, 0}, {j1.get(), 3, 0}, {j2.get(), 2, 0}}, 10)[0],
+                   200.0 / 325.0);
   k->gpu_wide_blocks.clear();
   on->begin_run();
   // One kernel on the whole GPU runs as recorded, however its blocks are spread.

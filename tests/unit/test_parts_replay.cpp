@@ -3,6 +3,8 @@
 // two 1024-thread blocks each; A: 4 blocks of 100 ns, B: 2 blocks of 10 ns, both released at 0, A first.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "sim/parts_replay.h"
 #include "test_helpers.h"
 
@@ -283,7 +285,12 @@ TEST(PartsReplay, AutoTakesTheFusedWorkerWhereNoWayKeepsThePlansMakespan) {
     const auto d = choose_parts_way(ways, rule);  // the default bound, 10 %
     EXPECT_TRUE(d.fused);
     EXPECT_EQ(d.way, 0u);
+    // validate and as-priorities say why in the same words: the plain parts' makespan against the bound.
+    const std::string why = fused_choice_reason(ways, d);
+    EXPECT_NE(why.find("+23.0 % long (beyond 10.0 %)"), std::string::npos) << why;
+    EXPECT_NE(why.find("fused worker"), std::string::npos) << why;
   }
+  EXPECT_TRUE(fused_choice_reason(ways, PartsDecision{.way = 1, .fused = false}).empty());
   // No part held (live-h200's spatial, whose replay ran 9.9 % long and the GPU 0.1 %): not the fused worker; no way
   // within the bound, so the plain parts.
   for (auto& w : ways) w.held_parts = 0;
@@ -326,4 +333,60 @@ TEST(PartsReplay, AutoTakesTheFusedWorkerWhereNoWayKeepsThePlansMakespan) {
   ways[0].makespan_err_pct = 2.7;
   EXPECT_FALSE(choose_parts_way(ways, PartsChoice::Starts).fused);
   EXPECT_EQ(choose_parts_way(ways, PartsChoice::Starts).way, 0u);
+}
+
+TEST(PartsReplay, APartsBlocksTakeTheirOwnRecordedTimes) {
+  // A's four blocks recorded at 100, 100, 10 and 10 ns; the plan runs them on SM 0 two at a time: blocks 0 and 1 at
+  // 0-100, blocks 2 and 3 at 100-110 (their own records); B's two on SM 1 at 0-10. Cut A into two parts, blocks 0-1
+  // from 0 and blocks 2-3 from 100: the replay runs the second part's blocks at their own 10 ns, 100-110, and A
+  // finishes at 110 as planned. Taking the part's block b's time from the launch's block b (100 ns: blocks 0 and 1)
+  // finished it at 100 + 100 = 200 (live-h200's spatial plan replayed 9.9 % long so).
+  const auto w = make_workload("w", {test::kernel("A", 4, 1024, {100, 100, 10, 10}), test::kernel("B", 2, 1024, {10})},
+                               {test::launch("a", 0, 0), test::launch("b", 1, 0)});
+  RunResult plan;
+  for (const TimeNs finish : {110, 10}) {
+    LaunchOutcome o;
+    o.finish = finish;
+    o.turnaround = finish;
+    plan.launches.push_back(o);
+  }
+  plan.schedule.pieces = {test::piece(0, 100, 0, 0, 0),   test::piece(0, 100, 0, 1, 0), test::piece(100, 110, 0, 2, 0),
+                          test::piece(100, 110, 0, 3, 0), test::piece(0, 10, 1, 0, 1),  test::piece(0, 10, 1, 1, 1)};
+  const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 2, {0}, 0}, PlannedPart{2, 2, {0}, 100}},
+                                                  {PlannedPart{0, 2, {1}, 0}}};
+  AloneTimeCache alone;
+  const auto r = replay_in_parts(w, test::gpu_with_sms("h100", 2), plan, cut, RunOptions{}, 6, alone);
+  EXPECT_EQ(r.launch_finish, (std::vector<TimeNs>{110, 10}));
+  EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
+}
+
+TEST(PartsReplay, APartsUnrecordedBlocksDrawWhatTheirLaunchDraws) {
+  // A of eight blocks with records for blocks 0 and 1 only (100 and 10 ns); blocks 2-7 draw from {10, 100} by the
+  // launch's draw base. fifo on one SM holding two of A's blocks: the plan. Cut A where the plan starts block 4 (blocks
+  // 0-3 and 4-7 as two parts at their planned starts): each replayed block takes the time the plan gave it, so the
+  // replay is the plan, block for block, for any seed.
+  auto a = test::kernel("A", 8, 1024, {100, 10});
+  a->record_sets[0].duration_by_block.resize(2);
+  finalize_record_set(a->record_sets[0]);
+  const auto w = make_workload("w", {a}, {test::launch("a", 0, 0)});
+  const auto gpu = test::gpu_with_sms("h100", 1);
+  for (const std::uint64_t seed : {1u, 7u, 42u}) {
+    AloneTimeCache alone;
+    RunOptions o;
+    o.policy = "fifo";
+    o.seed = seed;
+    o.keep_schedule = true;
+    const auto plan = run_workload(w, gpu, o, alone);
+    TimeNs start4 = -1;
+    for (const auto& p : plan.schedule.pieces)
+      if (p.block == 4) start4 = p.start;
+    ASSERT_GE(start4, 0);
+    const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, {0}, 0}, PlannedPart{4, 4, {0}, start4}}};
+    const auto r = replay_in_parts(w, gpu, plan, cut, o, 6, alone);
+    EXPECT_EQ(r.launch_finish[0], plan.launches[0].finish) << "seed " << seed;
+    std::map<std::int32_t, TimeNs> planned, replayed;
+    for (const auto& p : plan.schedule.pieces) planned[p.block] = p.end - p.start;
+    for (const auto& p : r.in_workload.schedule.pieces) replayed[p.block] = p.end - p.start;
+    EXPECT_EQ(replayed, planned) << "seed " << seed;
+  }
 }
