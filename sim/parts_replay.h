@@ -69,11 +69,11 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
                                         int levels, AloneTimeCache& alone);
 
-// How validate's auto picks among the ways (docs/validation.md, "Start delays the parts replay foresees" and "Plans
-// the hardware does not keep in parts"). A way is within the bound where its replay's turnarounds are within the
-// issue's bound (turnarounds_within) and, with a makespan bound, its makespan within that many percent of the plan's:
-// a replay within the turnaround bound can still run the plan 23 % long (live-h200's mpmax, whose launches are long),
-// and so did the GPU.
+// How validate's auto picks among the ways (docs/validation.md, "Start delays the parts replay foresees", "Plans
+// the hardware does not keep in parts" and "Block times in the parts replay"). A way is within the bound where its
+// replay's turnarounds are within the issue's bound (turnarounds_within) and, with a makespan bound, its makespan
+// within that many percent of the plan's: a replay within the turnaround bound can still run the plan 19 % long
+// (live-h200's mpmax, whose launches are long), and so did the GPU.
 //  - First: the first way within the bound;
 //  - Starts (the default): that one, unless a later way within the bound foresees start delays of less than half its
 //    p99 (the way with the least, of those). The foreseen p99 is within a factor of two of the measured one where the
@@ -84,19 +84,21 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
 // Where the plan holds parts below their residency (held_parts) and the parts at their launches' priorities replay
 // beyond the makespan bound, the hardware does not keep the mix of launches on an SM that the plan relies on. Then
 //  - a way that holds parts is taken only within half the makespan bound: where the hardware loses the mix, held
-//    parts' turnarounds are not foreseen (live-h100's mpmax plan held, its replay 7.3 % long: p90 69 % on the GPU in
-//    session 35; validate-h100's and -h200's, 3.5 % and 0.1 % long, within the issue's bound);
+//    parts' turnarounds are not foreseen (live-h200's mpmax plan held replays 6.7 % long, and ran p90 75 % on the GPU
+//    in session 46; validate-h200's replays 0.0 % long, and ran within the issue's bound). On the H100 the half bound
+//    no longer tells mpmax's two plans apart (held, live-h100's replays 5.9 % long, p90 69 % on the GPU in session 35;
+//    validate-h100's 6.4 %, within the issue's bound there): fitted, when the replay took each part's block times
+//    from its launch's first blocks, to 7.3 and 3.5 %;
 //  - no way short of priority levels is taken (the order of such parts is the hardware's, and the replay's guess of
 //    it is what the plan hangs on);
 //  - and where no way is left, `fused`: the fused worker, whose per-SM queues keep the plan's mix, carries the plan
-//    out instead (live-h200's mpmax: 5.8 / 11.3 % against 14.5 / 18.9 % in parts, session 47; live-h100's in
+//    out instead (live-h200's mpmax: 5.5-5.9 / 7.6-11.3 % against 14.5 / 18.9 % in parts, session 47; live-h100's in
 //    session 35).
-// A plan that holds no parts and whose replay runs long (live-h200's spatial: +9.9 % in the replay, +0.1 % on the
-// GPU) is the model's block times in another timing, which the fused worker does not mend. Where no way is within the
+// A plan that holds no parts keeps its parts whole, and is not sent to the fused worker. Where no way is within the
 // bound otherwise: way 0 (the parts at their launches' priorities), as before. The bound (10 %) lets through the way
-// the GPU carried out best where the replay ran a plan 7.7 % long (validate-h200's kernelet, each part at its own
-// priority: 5.8 / 11.9 % on the GPU, against 22.4 / 31.1 % through the fused worker). These rules are fitted to the
-// plans measured so far (docs/validation.md, "Plans the hardware does not keep in parts").
+// the GPU carried out best where the replay ran a plan 7.2 % long (validate-h200's srtf-adaptive, its parts at their
+// launches' priorities) and 4.7 % (validate-h200's kernelet, each part at its own priority: 5.8 / 11.9 % on the GPU,
+// against 22.4 / 31.1 % through the fused worker). These rules are fitted to the plans measured so far.
 enum class PartsChoice { First, Starts };
 inline constexpr double kPartsMakespanBoundPct = 10.0;  // validate's --parts-makespan-bound default; 0: no such bound
 struct PartsDecision {
