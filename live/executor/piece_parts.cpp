@@ -24,14 +24,17 @@ PieceParts::PieceParts(const Schedule& plan, const std::vector<std::vector<sim::
     plan_piece_[i] = q.plan_piece;
     for (const auto& e : q.entries) block_[i].push_back(e.block);
     int first = 0;
-    for (const auto& part : cut[i]) {
+    const auto claims = parts_needing_claims(q, cut[i]);
+    for (std::size_t j = 0; j < cut[i].size(); ++j) {
+      const auto& part = cut[i][j];
       ExecQueues v = queues_[i]->view();
       v.entries += first;
       v.records += first;
       v.stop_origin = at_planned_end ? origin_ : nullptr;
+      if (!claims[j]) v.claims = 0;  // each piece its block's only one, run whole: no claim (parts_needing_claims)
       const auto begin = q.entries.begin() + first;
       const std::int32_t first_block = begin->block;
-      bool run_range = !q.stops;
+      bool run_range = !claims[j];
       for (std::size_t e = 0; e < part.pieces.size() && run_range; ++e)
         run_range = begin[static_cast<std::ptrdiff_t>(e)].block == first_block + static_cast<std::int32_t>(e);
       v.part_first_block = run_range ? first_block : -1;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace gpusched::live {
 
@@ -206,6 +207,24 @@ LaunchQueues piece_part_queue(const Schedule& plan, const std::vector<sim::Plann
       q.plan_piece.push_back(k);
     }
   return q;
+}
+
+std::vector<bool> parts_needing_claims(const LaunchQueues& q, const std::vector<sim::PlannedPieces>& parts) {
+  std::unordered_map<std::int32_t, int> pieces_of_block;
+  for (const ExecEntry& e : q.entries) ++pieces_of_block[e.block];
+  std::vector<bool> out;
+  out.reserve(parts.size());
+  std::size_t e = 0;
+  for (const auto& part : parts) {
+    bool claims = false;
+    for (std::size_t k = 0; k < part.pieces.size(); ++k, ++e) {
+      const ExecEntry& entry = q.entries.at(e);
+      claims = claims || entry.kind != static_cast<std::int32_t>(EntryKind::Run) || pieces_of_block[entry.block] > 1;
+    }
+    out.push_back(claims);
+  }
+  if (e != q.entries.size()) throw std::invalid_argument("parts_needing_claims: the parts are not the queue's");
+  return out;
 }
 
 }  // namespace gpusched::live

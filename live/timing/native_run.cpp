@@ -280,6 +280,12 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
         q.block_state = warm_scratch.state;
         q.saved_step = warm_scratch.state + 1;
         GPUSCHED_CUDA(cudaMemset(warm_scratch.state, 0, 2 * sizeof(std::int32_t)));
+        // Both variants: parts that claim their blocks and parts that need not (parts_needing_claims) run different
+        // kernels, each loaded at its first launch.
+        q.claims = 1;
+        q.part_first_block = -1;
+        launches[i].kernel->execute_part(q, 1, shape.dynamic_smem, s);
+        q.claims = 0;
         launches[i].kernel->execute_part(q, 1, shape.dynamic_smem, s);
       }
     };

@@ -192,3 +192,28 @@ TEST(ExecutionPlan, APiecePartQueueStopsWhatThePlanStopsAfterItsPlannedDuration)
   EXPECT_TRUE(q.stops);
   EXPECT_TRUE(q.switches);
 }
+
+TEST(ExecutionPlan, OnlyPartsWithAStoppedPieceOrABlockOfSeveralPiecesClaimTheirBlocks) {
+  // Launch 0: block 1 switched out (10-50) and resumed (100-150), blocks 0, 2 and 3 run whole. Parts: {block 0},
+  // {block 1's first piece}, {blocks 2 and 3}, {block 1's second piece}. The first and third hold only blocks with
+  // one piece, run whole: no claim. The second is stopped; the fourth resumes a block another piece ran: both claim.
+  Schedule plan;
+  plan.pieces.push_back(BlockPiece{0, 60, 0, 0, 0, 0});
+  plan.pieces.push_back(BlockPiece{10, 50, 0, 1, 0, 1, PieceOutcome::SwitchedOut});
+  plan.pieces.push_back(BlockPiece{60, 90, 0, 2, 0, 0});
+  plan.pieces.push_back(BlockPiece{60, 95, 0, 3, 0, 2});
+  plan.pieces.push_back(BlockPiece{100, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn});
+  std::vector<sim::PlannedPieces> parts(4);
+  parts[0].pieces = {0};
+  parts[1].pieces = {1};
+  parts[2].pieces = {2, 3};
+  parts[3].pieces = {4};
+  const LaunchQueues q = piece_part_queue(plan, parts);
+  EXPECT_EQ(parts_needing_claims(q, parts), (std::vector<bool>{false, true, false, true}));
+  // A killed piece is stopped though its block has no other piece: claimed.
+  plan.pieces[0].outcome = PieceOutcome::Killed;
+  EXPECT_EQ(parts_needing_claims(piece_part_queue(plan, parts), parts), (std::vector<bool>{true, true, false, true}));
+  // Parts that are not the queue's are refused.
+  parts.pop_back();
+  EXPECT_THROW(parts_needing_claims(q, parts), std::invalid_argument);
+}
