@@ -75,6 +75,7 @@ struct ValidateArgs {
        in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false, capped_parts = false,
        part_priorities = false;
   std::string part_stops = "planned-end";
+  int shared_carveout = -1;     // every kernel's preferred shared-memory carveout (percent; -1: the driver's)
   int part_context_groups = 1;  // parts' green contexts: whole aligned runs of this many SM groups  // parts of pieces:
                                 // a stopped piece stops at its planned end, or budget
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
@@ -282,6 +283,9 @@ int validate_command(const ValidateArgs& a) {
   auto db = store::Store::open(a.db);
 
   auto suite = bind_suite(w, a.seed);
+  // One carveout for every kernel (--shared-carveout), before anything runs, the times alone too.
+  if (a.shared_carveout >= 0)
+    for (auto& k : suite.kernels) k->prefer_shared_carveout(a.shared_carveout);
   // Each kernel's time alone on this GPU: the live runs' STP and ANTT are computed from these.
   std::vector<TimeNs> alone_of_kernel;
   for (std::size_t k = 0; k < w.kernels.size(); ++k) {
@@ -1009,6 +1013,13 @@ void add_validate_command(CLI::App& app, int& result) {
          "\"Preempting plans in parts\"); a run as long as the GPU's groups or longer puts every part on a plain "
          "stream, its blocks placed anywhere (a diagnostic: the plan's partitions are not kept)")
       ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--shared-carveout", a->shared_carveout,
+                  "Every kernel's preferred shared-memory carveout, in percent of the largest (-1: the driver's "
+                  "choice per kernel), the times alone included: an experiment's knob (docs/validation.md, \"One "
+                  "carveout for every kernel\": 100 costs gather, spmv and stencil their L1 and did not bring "
+                  "chimera's bursts plan closer)")
+      ->check(CLI::Range(-1, 100))
       ->capture_default_str();
   cmd->add_option("--part-stops", a->part_stops,
                   "A plan that stops and resumes blocks, in parts: a stopped piece stops at its planned end from the "

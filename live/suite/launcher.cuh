@@ -280,6 +280,22 @@ class SuiteKernelBase : public SuiteKernel {
     allow_dynamic_smem_of(part_pieces_kernel<Body, true>, bytes);
     allow_dynamic_smem_of(part_pieces_kernel<Body, false>, bytes);
   }
+  void prefer_shared_carveout(int percent) override {
+    const auto set = [percent](auto kernel) {
+      GPUSCHED_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent));
+    };
+    set(instrumented_kernel<Body>);
+    set(instrumented_kernel_last_warp<Body>);
+    set(instrumented_kernel_per_warp<Body>);
+    set(capped_kernel<Body>);
+    set(counted_kernel<Body>);
+    set(plain_kernel<Body>);
+    set(executor_kernel<Body, true>);
+    set(executor_kernel<Body, false>);
+    set(hardware_placed_kernel<Body>);
+    set(part_pieces_kernel<Body, true>);
+    set(part_pieces_kernel<Body, false>);
+  }
 
  protected:
   typename Body::Args args_{};

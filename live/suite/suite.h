@@ -127,6 +127,10 @@ class SuiteKernel {
   virtual int occupancy(int threads, int dynamic_smem) const = 0;
   // Raises the kernel's dynamic shared-memory limit (needed above 48 KB).
   virtual void allow_dynamic_smem(int bytes) = 0;
+  // Sets the preferred shared-memory carveout (cudaFuncAttributePreferredSharedMemoryCarveout, percent of the
+  // largest; -1: the driver's choice) of every variant of the kernel (validate --shared-carveout; docs/validation.md,
+  // "One carveout for every kernel").
+  virtual void prefer_shared_carveout(int percent) = 0;
   // Fraction of a block's progress after which it is no longer idempotent (1: idempotent throughout).
   virtual double idempotent_until() const { return 1.0; }
   // Device memory the current size's data takes, and the part the kernel writes.
