@@ -17,18 +17,26 @@ Workload a_and_b() {
                        {test::launch("a", 0, 0), test::launch("b", 1, 0)});
 }
 
-// Two SMs, the plan by hand: A's four blocks on SM 0, two at a time (0-100, 100-200), B's two on SM 1 (0-10).
-RunResult partitioned_plan() {
+// Two SMs, a plan by hand: A's four blocks on SM 0, two at a time (0-100, then 100 to `second_wave_end`), B's two on
+// SM 1 (0-10); both released at 0.
+RunResult two_wave_plan(TimeNs second_wave_end) {
   RunResult r;
-  for (const TimeNs finish : {200, 10}) {
+  for (const TimeNs finish : {second_wave_end, TimeNs{10}}) {
     LaunchOutcome o;
     o.finish = finish;
     o.turnaround = finish;
     r.launches.push_back(o);
   }
-  r.schedule.pieces = {test::piece(0, 100, 0, 0, 0),   test::piece(0, 100, 0, 1, 0), test::piece(100, 200, 0, 2, 0),
-                       test::piece(100, 200, 0, 3, 0), test::piece(0, 10, 1, 0, 1),  test::piece(0, 10, 1, 1, 1)};
+  r.schedule.pieces = {test::piece(0, 100, 0, 0, 0),
+                       test::piece(0, 100, 0, 1, 0),
+                       test::piece(100, second_wave_end, 0, 2, 0),
+                       test::piece(100, second_wave_end, 0, 3, 0),
+                       test::piece(0, 10, 1, 0, 1),
+                       test::piece(0, 10, 1, 1, 1)};
   return r;
+}
+RunResult partitioned_plan() {
+  return two_wave_plan(200);
 }
 
 // mpmax's plan on one SM (A 0-100 | 20-120, 100-200 | 120-220; B 0-10, 10-20: ByHand.Mpmax), cut into parts, and
@@ -352,15 +360,7 @@ TEST(PartsReplay, APartsBlocksTakeTheirOwnRecordedTimes) {
   // finished it at 100 + 100 = 200 (live-h200's spatial plan replayed 9.9 % long so).
   const auto w = make_workload("w", {test::kernel("A", 4, 1024, {100, 100, 10, 10}), test::kernel("B", 2, 1024, {10})},
                                {test::launch("a", 0, 0), test::launch("b", 1, 0)});
-  RunResult plan;
-  for (const TimeNs finish : {110, 10}) {
-    LaunchOutcome o;
-    o.finish = finish;
-    o.turnaround = finish;
-    plan.launches.push_back(o);
-  }
-  plan.schedule.pieces = {test::piece(0, 100, 0, 0, 0),   test::piece(0, 100, 0, 1, 0), test::piece(100, 110, 0, 2, 0),
-                          test::piece(100, 110, 0, 3, 0), test::piece(0, 10, 1, 0, 1),  test::piece(0, 10, 1, 1, 1)};
+  const RunResult plan = two_wave_plan(110);
   const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 2, {0}, 0}, PlannedPart{2, 2, {0}, 100}},
                                                   {PlannedPart{0, 2, {1}, 0}}};
   AloneTimeCache alone;
