@@ -79,6 +79,7 @@ GpuSpec parse_gpu_file(const std::string& text, const std::string& name, Warning
     g.launch_latency_ns = tr.integer_in("launch_latency_ns", 0, 1'000'000'000, g.launch_latency_ns);
     g.completion_latency_ns = tr.integer_in("completion_latency_ns", 0, 1'000'000'000, g.completion_latency_ns);
     g.launch_gap_ns = tr.integer_in("launch_gap_ns", 0, 1'000'000'000, g.launch_gap_ns);
+    g.grid_start_interval_ns = tr.integer_in("grid_start_interval_ns", 0, 1'000'000'000, g.grid_start_interval_ns);
     g.block_dispatch_ns = tr.number_or("block_dispatch_ns", g.block_dispatch_ns);
     if (!(g.block_dispatch_ns >= 0.0 && g.block_dispatch_ns <= 1e6))
       tr.fail("block_dispatch_ns",
@@ -126,7 +127,8 @@ std::string gpu_file_text(const GpuSpec& g) {
                      g.memory_bytes, to_string(g.placement));
   out += fmt::format("\n[timing]\nlaunch_latency_ns = {}\ncompletion_latency_ns = {}\nlaunch_gap_ns = {}\n",
                      g.launch_latency_ns, g.completion_latency_ns, g.launch_gap_ns);
-  out += fmt::format("block_dispatch_ns = {}\n", g.block_dispatch_ns);
+  out += fmt::format("block_dispatch_ns = {}\ngrid_start_interval_ns = {}\n", g.block_dispatch_ns,
+                     g.grid_start_interval_ns);
   if (!g.timing_source.empty()) out += fmt::format("source = \"{}\"\n", g.timing_source);
   return out;
 }

@@ -110,6 +110,7 @@ std::vector<GpuSpec> make_presets() {
     g.completion_latency_ns = 1632;
     g.launch_gap_ns = 1632;
     g.block_dispatch_ns = 0;  // measured turnover 0.60 ns a block, not applied (docs/live.md)
+    g.grid_start_interval_ns = 2060;  // calibrate's grid-start probe, 2026-11-29 (the H100's is not measured: 0)
     g.timing_source = "traces/gpus/h200.toml (gpusched-live calibrate on an H200, 2026-11-23)";
     p.push_back(g);
   }
@@ -119,7 +120,7 @@ std::vector<GpuSpec> make_presets() {
 }  // namespace
 
 GpuSpec without_front_end_timing(GpuSpec g) {
-  g.launch_latency_ns = g.completion_latency_ns = g.launch_gap_ns = 0;
+  g.launch_latency_ns = g.completion_latency_ns = g.launch_gap_ns = g.grid_start_interval_ns = 0;
   g.block_dispatch_ns = 0.0;
   return g;
 }

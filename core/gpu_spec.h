@@ -57,10 +57,15 @@ struct GpuSpec {
   std::int64_t completion_latency_ns = 0;  // a launch's last block end to the release of one waiting on it (events)
   std::int64_t launch_gap_ns = 0;          // back-to-back on one stream: last block end to the next's release
   double block_dispatch_ns = 0.0;          // GPU-wide time between two block dispatches (1 / the dispatch rate)
+  // Grids released together (each behind a gate on a stream of its own) start one at a time, at most one this often
+  // (docs/validation.md, "Grids the GPU starts a second"). Applied where a plan is carried out in parts (the parts
+  // replay, sim/parts_replay.h), not to a workload's own launches.
+  std::int64_t grid_start_interval_ns = 0;
   std::string timing_source;               // where the timing comes from (a calibration file, a paper)
 
   bool has_timing() const {
-    return launch_latency_ns > 0 || completion_latency_ns > 0 || launch_gap_ns > 0 || block_dispatch_ns > 0.0;
+    return launch_latency_ns > 0 || completion_latency_ns > 0 || launch_gap_ns > 0 || block_dispatch_ns > 0.0 ||
+           grid_start_interval_ns > 0;
   }
 };
 

@@ -52,6 +52,10 @@ double median_of(const std::vector<T>& v) {
   return median(std::move(d));
 }
 
+// Grids of the grid-start probe: enough that the front end's rate, not the release, sets their span (validate's gated
+// parts release up to tens at one instant).
+constexpr int kGridProbeGrids = 200;
+
 int calibrate_command(const CalibrateArgs& a) {
   const auto devices = list_devices();
   const auto& dev = devices.front();
@@ -59,7 +63,7 @@ int calibrate_command(const CalibrateArgs& a) {
   if (base.empty())
     throw std::invalid_argument(
         fmt::format("no preset matches the GPU ({}); calibrate needs one to base the file on", dev.name));
-  Measured latency, gap, completion, rtt, race, queued, busy_room, busy_full;
+  Measured latency, gap, completion, rtt, race, queued, busy_room, busy_full, grid_interval;
   std::vector<Measured> dispatch(3);
   const int threads[3] = {32, 128, 256};
   for (int r = 0; r < a.repeats; ++r) {
@@ -71,12 +75,15 @@ int calibrate_command(const CalibrateArgs& a) {
     for (int t = 0; t < 3; ++t)
       dispatch[static_cast<std::size_t>(t)].repeat_medians.push_back(
           median_of(probe_dispatch_ns(threads[t], 10'000, 1'000'000, std::max(5, a.samples / 10), a.timeout_s)));
+    grid_interval.repeat_medians.push_back(
+        median_of(probe_grid_start_interval(kGridProbeGrids, std::max(3, a.samples / 10), a.timeout_s)));
     fmt::print(
         "repeat {}: clock sync within {} ns; launch latency {:.0f} ns, launch gap {:.0f} ns, completion "
-        "latency {:.0f} ns, dispatch {:.3f} / {:.3f} / {:.3f} ns a block (32 / 128 / 256 threads)\n",
+        "latency {:.0f} ns, dispatch {:.3f} / {:.3f} / {:.3f} ns a block (32 / 128 / 256 threads), grids released "
+        "together start {:.0f} ns apart\n",
         r + 1, sync.rtt_ns / 2, latency.repeat_medians.back(), gap.repeat_medians.back(),
         completion.repeat_medians.back(), dispatch[0].repeat_medians.back(), dispatch[1].repeat_medians.back(),
-        dispatch[2].repeat_medians.back());
+        dispatch[2].repeat_medians.back(), grid_interval.repeat_medians.back());
     if (a.busy_samples > 0) {
       const auto room = probe_busy_launch_latency(sync, a.busy_samples, false, a.timeout_s);
       const auto full = probe_busy_launch_latency(sync, a.busy_samples, true, a.timeout_s);
@@ -133,6 +140,7 @@ int calibrate_command(const CalibrateArgs& a) {
   // within 256 ns, under 0.12 ns a block, and that stagger is already inside their slot occupancies. So the file
   // applies no dispatch time and keeps the turnover as provenance (docs/live.md, "Calibrating the front end").
   text += "block_dispatch_ns = 0\n";
+  text += fmt::format("grid_start_interval_ns = {}\n", std::llround(grid_interval.median()));
   text += fmt::format("source = \"gpusched-live calibrate on {}, {}\"\n\n[timing.provenance]\n", dev.name,
                       date.substr(0, 10));
   text += fmt::format("command = \"gpusched-live calibrate --repeats {} --samples {}\"\n", a.repeats, a.samples);
@@ -149,6 +157,11 @@ int calibrate_command(const CalibrateArgs& a) {
   prov("completion_latency", completion, "ns");
   prov("launch_gap", gap, "ns");
   prov("clock_sync_round_trip", rtt, "ns");
+  prov("grid_start_interval", grid_interval, "ns");
+  text += fmt::format(
+      "grid_start_interval_method = \"{} one-block grids, each on a stream of its own behind a stream wait on one "
+      "counter in mapped host memory, released at once: first start to last over {}\"\n",
+      kGridProbeGrids, kGridProbeGrids - 1);
   if (!race.repeat_medians.empty()) {
     prov("busy_race_crossover", race, "ns");
     prov("busy_successor_queue_latency", queued, "ns");
@@ -188,8 +201,8 @@ int calibrate_command(const CalibrateArgs& a) {
 void add_calibrate_command(CLI::App& app, int& result) {
   auto a = std::make_shared<CalibrateArgs>();
   auto* cmd = app.add_subcommand("calibrate",
-                                 "Measure the GPU's launch latency, launch gap, completion latency and block dispatch "
-                                 "time, and write them as a GPU file");
+                                 "Measure the GPU's launch latency, launch gap, completion latency, block dispatch "
+                                 "time and the interval between grids released together, and write them as a GPU file");
   cmd->add_option("--out,-o", a->out, "GPU file to write (its [timing] table and provenance)");
   cmd->add_option("--repeats", a->repeats, "Repeats of every measurement (median and spread over them)")
       ->check(CLI::Range(1, 100));

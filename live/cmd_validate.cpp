@@ -74,10 +74,10 @@ struct ValidateArgs {
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
        in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false, capped_parts = false,
        part_priorities = false;
-  std::string part_stops = "planned-end";
+  std::string part_stops = "planned-end";  // parts of pieces: a stopped piece stops at its planned end, or budget
   int shared_carveout = -1;     // every kernel's preferred shared-memory carveout (percent; -1: the driver's)
-  int part_context_groups = 1;  // parts' green contexts: whole aligned runs of this many SM groups  // parts of pieces:
-                                // a stopped piece stops at its planned end, or budget
+  int part_context_groups = 1;  // parts' green contexts: whole aligned runs of this many SM groups
+  double part_merge_us = 10;    // parts of pieces: a part within this of its launch's part before joins it
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
@@ -517,11 +517,39 @@ int validate_command(const ValidateArgs& a) {
       // to kAutoPiecePartsPerMs: cut the same way, with the ends of stopped pieces as further instants, each part a
       // grid of one worker per planned piece (docs/validation.md, "Preempting plans in parts"); gated as above.
       std::vector<std::vector<sim::PlannedPieces>> piece_cut;
+      std::string piece_front_end;  // parts of pieces: how many were joined, and when the front end starts them
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && !blocks_whole &&
           (a.green_parts || a.executor == "auto")) {
-        piece_cut = sim::planned_piece_parts(predicted);
+        const auto merge_within = static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3));
+        piece_cut = sim::planned_piece_parts(predicted, merge_within);
         std::size_t parts = 0;
-        for (const auto& c : piece_cut) parts += c.size();
+        std::vector<TimeNs> release;  // each part's issue time, as the parts are issued below
+        for (std::size_t i = 0; i < piece_cut.size(); ++i)
+          for (const auto& part : piece_cut[i]) {
+            ++parts;
+            release.push_back(std::max<TimeNs>(0, part.start - gpu.launch_latency_ns));
+          }
+        if (parts > 0) {
+          std::size_t uncut = 0;
+          if (merge_within > 0)
+            for (const auto& c : sim::planned_piece_parts(predicted)) uncut += c.size();
+          if (merge_within > 0)
+            piece_front_end = fmt::format(
+                "the plan's {} parts, each joined by those of its launch starting within "
+                "{:g} us after it: {}",
+                uncut, a.part_merge_us, parts);
+          if (gpu.grid_start_interval_ns > 0) {
+            std::vector<double> late_us;
+            const auto starts = sim::front_end_starts(release, gpu.grid_start_interval_ns);
+            for (std::size_t k = 0; k < starts.size(); ++k)
+              late_us.push_back(static_cast<double>(starts[k] - release[k]) / 1e3);
+            piece_front_end += fmt::format(
+                "{}the GPU starts grids released together {} ns apart: these parts leave its front end {:.1f} us "
+                "median, {:.1f} us p99 after their issue",
+                piece_front_end.empty() ? "" : "; ", gpu.grid_start_interval_ns, nearest_rank(late_us, 0.5),
+                nearest_rank(late_us, 0.99));
+          }
+        }
         const double per_ms =
             static_cast<double>(parts) / (static_cast<double>(std::max<TimeNs>(1, predicted.metrics.makespan)) / 1e6);
         if (std::any_of(piece_cut.begin(), piece_cut.end(), [](const auto& c) { return c.empty(); }) ||
@@ -828,6 +856,7 @@ int validate_command(const ValidateArgs& a) {
             "planned start, {} of them in a green context of their planned SMs\n",
             cut_launches, parts_issued, piece_cut.empty() ? "" : " of pieces (one worker per planned piece)",
             gate_parts ? "launched ahead behind a gate the host raises" : "issued", confined_parts);
+      if (!piece_front_end.empty() && in_parts) fmt::print("  {}\n", piece_front_end);
       if (!parts_variants.empty() && (native || !parts_fused.empty()))
         fmt::print("  the parts replayed in simulation (median / p90 of the turnarounds): {}\n", parts_variants);
       if (!parts_fused.empty() && fused) fmt::print("  {}\n", parts_fused);
@@ -1013,6 +1042,13 @@ void add_validate_command(CLI::App& app, int& result) {
          "\"Preempting plans in parts\"); a run as long as the GPU's groups or longer puts every part on a plain "
          "stream, its blocks placed anywhere (a diagnostic: the plan's partitions are not kept)")
       ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--part-merge-us", a->part_merge_us,
+                  "Parts of pieces: a part that starts less than this many microseconds after its launch's part "
+                  "before joins it, fewer grids for the GPU's front end to start (one about every 2 us); 0: the "
+                  "plan's cut as it is (sim::planned_piece_parts; docs/validation.md, \"Grids the GPU starts a "
+                  "second\")")
+      ->check(CLI::Range(0.0, 1e6))
       ->capture_default_str();
   cmd->add_option("--shared-carveout", a->shared_carveout,
                   "Every kernel's preferred shared-memory carveout, in percent of the largest (-1: the driver's "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <utility>
 
 #include "core/plan_adherence.h"
@@ -91,6 +92,20 @@ std::vector<double> part_start_delays_after_ready_us(const RunResult& plan, cons
     if (s.executed_piece >= 0)
       out.push_back(static_cast<double>(by_piece.pieces[static_cast<std::size_t>(s.executed_piece)].hand_off_delay) /
                     1e3);
+  return out;
+}
+
+std::vector<TimeNs> front_end_starts(const std::vector<TimeNs>& release, TimeNs interval) {
+  std::vector<TimeNs> out = release;
+  if (interval <= 0 || release.empty()) return out;
+  std::vector<std::size_t> order(release.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return release[a] < release[b]; });
+  TimeNs free_at = release[order.front()];
+  for (const std::size_t k : order) {
+    out[k] = std::max(release[k], free_at);
+    free_at = out[k] + interval;
+  }
   return out;
 }
 

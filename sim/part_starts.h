@@ -29,6 +29,12 @@ struct PartStart {
 // have are ignored. In launch, then part order.
 std::vector<PartStart> part_starts(const RunResult& plan, const Schedule& executed);
 
+// When grids released at `release` (any order) leave the GPU's front end, which starts one grid at a time, at most one
+// every `interval` (GpuSpec::grid_start_interval_ns; docs/validation.md, "Grids the GPU starts a second"): in release
+// order (ties by index), each at the later of its release and the one before's + `interval`. `interval` <= 0: each at
+// its release.
+std::vector<TimeNs> front_end_starts(const std::vector<TimeNs>& release, TimeNs interval);
+
 // executed - planned, in microseconds, of every part that ran (negative: it started early).
 std::vector<double> part_start_delays_us(const std::vector<PartStart>& starts);
 

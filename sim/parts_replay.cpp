@@ -242,6 +242,14 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
       caps.push_back(capped && residency[i][j] > 0 ? residency[i][j] : INT_MAX);
     }
   }
+  // The front end starts the parts' grids one at a time (GpuSpec::grid_start_interval_ns): a grid released with many
+  // others leaves it later. The engine adds the launch latency after.
+  if (gpu.grid_start_interval_ns > 0) {
+    std::vector<TimeNs> release;
+    for (const auto& l : launches) release.push_back(l.arrival);
+    const auto starts = front_end_starts(release, gpu.grid_start_interval_ns);
+    for (std::size_t k = 0; k < launches.size(); ++k) launches[k].arrival = starts[k];
+  }
   const Workload parts = make_workload(w.name + " in parts", std::move(kernels), std::move(launches));
   options.policy = "priority";
   options.policy_params.clear();

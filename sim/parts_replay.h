@@ -23,7 +23,8 @@ namespace gpusched::sim {
 // `cut` is planned_parts(plan): one list per launch of `w`, none empty. Each part is simulated as a launch of a copy
 // of its launch's kernel with the part's blocks, each taking the recorded time of its own block of the launch,
 // arriving at the part's planned start less the GPU's launch latency
-// (the executor issues it so: cmd_validate), never before its launch's own arrival, confined to the part's SMs, at
+// (the executor issues it so: cmd_validate), never before its launch's own arrival, the grids leaving the front end
+// one at a time (front_end_starts with the GPU's grid_start_interval_ns), confined to the part's SMs, at
 // the priority launch_priorities(plan, 0, 1 - levels) gives its launch; the dispatcher is the hardware's with stream
 // priorities (policy `priority`), its head-of-line blocking per SM: a grid's blocks wait on an SM while a grid ahead
 // of it that may run there has blocks left. `options`' interference and seed are kept. The result's `replay` holds

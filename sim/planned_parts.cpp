@@ -1,6 +1,7 @@
 #include "sim/planned_parts.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "sim/launch_priorities.h"
@@ -41,7 +42,7 @@ std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan) {
   return out;
 }
 
-std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan) {
+std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, TimeNs merge_within) {
   const std::size_t n = plan.launches.size();
   std::vector<std::vector<PlannedPieces>> out(n);
   const auto& pieces = plan.schedule.pieces;
@@ -85,10 +86,15 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
       std::sort(part.sms.begin(), part.sms.end());
       part.sms.erase(std::unique(part.sms.begin(), part.sms.end()), part.sms.end());
       auto& parts = out[i];
-      if (!parts.empty() && parts.back().sms == part.sms)
-        parts.back().pieces.insert(parts.back().pieces.end(), part.pieces.begin(), part.pieces.end());
-      else
+      if (!parts.empty() && (parts.back().sms == part.sms || part.start - parts.back().start < merge_within)) {
+        auto& into = parts.back();
+        into.pieces.insert(into.pieces.end(), part.pieces.begin(), part.pieces.end());
+        std::vector<int> sms;
+        std::set_union(into.sms.begin(), into.sms.end(), part.sms.begin(), part.sms.end(), std::back_inserter(sms));
+        into.sms = std::move(sms);
+      } else {
         parts.push_back(std::move(part));
+      }
     }
   }
   return out;

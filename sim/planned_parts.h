@@ -43,7 +43,13 @@ struct PlannedPieces {
 // release as a further instant, where a preempting policy decides, was measured no better: docs/validation.md,
 // "Preempting plans in parts".) Neighbouring parts on the same SMs are merged. Empty for every launch of a plan over
 // several GPUs.
-std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan);
+//
+// `merge_within` > 0: a part that starts less than that after the start of its launch's part before it joins that part
+// (the union of their SMs, the earlier start). The instants are global, so one preemption cuts every running launch,
+// and the cut has parts of a few pieces a few microseconds apart; the GPU starts at most one grid about every 2 us
+// (docs/validation.md, "Grids the GPU starts a second"), so such parts queue behind each other. Joined, a piece may
+// start up to `merge_within` before its planned start, on an SM of its launch's part before.
+std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, TimeNs merge_within = 0);
 
 // One planned piece of a plan cut as `gpusched-live validate` cuts it in parts: by planned_parts where every block runs
 // in one piece, else by planned_piece_parts. `gpusched as-priorities --parts-csv` writes them, and

@@ -15,21 +15,6 @@
 
 namespace gpusched::live {
 
-namespace {
-
-// cuStreamWaitValue32 through the runtime's driver entry points (gpusched-live links the static runtime only).
-decltype(&::cuStreamWaitValue32) stream_wait_value32() {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  const cudaError_t err =
-      cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &p, CUDART_VERSION, cudaEnableDefault, &found);
-  if (err != cudaSuccess || found != cudaDriverEntryPointSuccess || !p)
-    throw LiveError("native run: the driver has no cuStreamWaitValue32 (gated parts, counted parts)");
-  return reinterpret_cast<decltype(&::cuStreamWaitValue32)>(p);
-}
-
-}  // namespace
-
 NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& launches,
                            const NativeRunOptions& options) {
   const double timeout_s = options.timeout_s;

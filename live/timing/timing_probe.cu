@@ -189,6 +189,55 @@ std::vector<std::int64_t> probe_completion_latency(int samples, double timeout_s
   return out;
 }
 
+decltype(&::cuStreamWaitValue32) stream_wait_value32() {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  const cudaError_t err =
+      cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &p, CUDART_VERSION, cudaEnableDefault, &found);
+  if (err != cudaSuccess || found != cudaDriverEntryPointSuccess || !p)
+    throw LiveError("the driver has no cuStreamWaitValue32 (gated parts, counted parts, the grid-start probe)");
+  return reinterpret_cast<decltype(&::cuStreamWaitValue32)>(p);
+}
+
+std::vector<double> probe_grid_start_interval(int grids, int samples, double timeout_s) {
+  if (grids < 2) throw LiveError("grid-start probe: at least two grids");
+  const auto wait_value = stream_wait_value32();
+  unsigned long long* d = nullptr;
+  GPUSCHED_CUDA(cudaMalloc(&d, static_cast<std::size_t>(grids) * sizeof *d));
+  std::uint32_t* gate = nullptr;
+  GPUSCHED_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&gate), 64, cudaHostAllocMapped));
+  void* gate_device = nullptr;
+  GPUSCHED_CUDA(cudaHostGetDevicePointer(&gate_device, gate, 0));
+  std::vector<cudaStream_t> streams(static_cast<std::size_t>(grids), nullptr);
+  for (auto& s : streams) GPUSCHED_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  // The kernel is loaded before any grid waits behind the gate: a lazy load there waits for the device (and for the
+  // gate) and never returns.
+  stamp_start_kernel<<<1, 32, 0, streams[0]>>>(d);
+  wait_for(streams[0], timeout_s, "grid-start probe");
+  std::vector<unsigned long long> starts(static_cast<std::size_t>(grids));
+  std::vector<double> out;
+  for (int i = 0; i < samples; ++i) {
+    __atomic_store_n(gate, 0u, __ATOMIC_RELEASE);
+    for (int k = 0; k < grids; ++k) {
+      const CUresult r = wait_value(reinterpret_cast<CUstream>(streams[static_cast<std::size_t>(k)]),
+                                    reinterpret_cast<CUdeviceptr>(gate_device), 1, CU_STREAM_WAIT_VALUE_GEQ);
+      if (r != CUDA_SUCCESS) throw LiveError("grid-start probe: cuStreamWaitValue32 failed");
+      stamp_start_kernel<<<1, 32, 0, streams[static_cast<std::size_t>(k)]>>>(d + k);
+    }
+    GPUSCHED_CUDA(cudaGetLastError());
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // every grid is at its gate
+    __atomic_store_n(gate, 1u, __ATOMIC_RELEASE);
+    for (auto s : streams) wait_for(s, timeout_s, "grid-start probe");
+    GPUSCHED_CUDA(cudaMemcpy(starts.data(), d, starts.size() * sizeof *d, cudaMemcpyDeviceToHost));
+    const auto [lo, hi] = std::minmax_element(starts.begin(), starts.end());
+    out.push_back(static_cast<double>(*hi - *lo) / (grids - 1));
+  }
+  for (auto s : streams) cudaStreamDestroy(s);
+  cudaFreeHost(gate);
+  cudaFree(d);
+  return out;
+}
+
 std::vector<RaceSample> probe_successor_race(const ClockSync& sync, int samples, std::int64_t spread_ns,
                                              double timeout_s) {
   int device = 0, sms = 0, smem_sm = 0, smem_optin = 0;

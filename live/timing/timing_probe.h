@@ -3,6 +3,8 @@
 // another stream's event, and the GPU-wide rate at which blocks are dispatched. Plain C++ header; the kernels are
 // in timing_probe.cu.
 #pragma once
+#include <cuda.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -51,5 +53,14 @@ BusyLaunchSamples probe_busy_launch_latency(const ClockSync& sync, int samples, 
 // ns per block GPU-wide: the time of launches of `large` against `small` empty blocks of `threads` threads (CUDA
 // events, the median of `samples` each), difference over the difference in blocks.
 std::vector<double> probe_dispatch_ns(int threads, int small, int large, int samples, double timeout_s);
+
+// ns between two grid starts when `grids` one-block grids, each on a stream of its own behind a stream wait on one
+// counter in mapped host memory, are released at once (how validate's gated parts are released): per sample, the
+// first grid's start to the last one's over grids - 1 (docs/validation.md, "Grids the GPU starts a second").
+std::vector<double> probe_grid_start_interval(int grids, int samples, double timeout_s);
+
+// cuStreamWaitValue32 through the runtime's driver entry points (gpusched-live links the static runtime only);
+// throws LiveError where the driver has none.
+decltype(&::cuStreamWaitValue32) stream_wait_value32();
 
 }  // namespace gpusched::live

@@ -98,18 +98,21 @@ TEST(GpuTiming, GpuFileTimingTable) {
   Warnings warn;
   const auto g = parse_gpu_file(
       "format = \"gpusched-gpu\"\nversion = 1\nname = \"x\"\nbase = \"k40\"\n[timing]\nlaunch_latency_ns = 4000\n"
-      "completion_latency_ns = 2500\nlaunch_gap_ns = 1200\nblock_dispatch_ns = 0.4\nsource = \"calibrated\"\n"
+      "completion_latency_ns = 2500\nlaunch_gap_ns = 1200\nblock_dispatch_ns = 0.4\ngrid_start_interval_ns = 2060\n"
+      "source = \"calibrated\"\n"
       "[timing.provenance]\ndevice = \"K40\"\nrepeats = 5\n",
       "x.toml", &warn);
   EXPECT_EQ(g.launch_latency_ns, 4000);
   EXPECT_EQ(g.completion_latency_ns, 2500);
   EXPECT_EQ(g.launch_gap_ns, 1200);
   EXPECT_DOUBLE_EQ(g.block_dispatch_ns, 0.4);
+  EXPECT_EQ(g.grid_start_interval_ns, 2060);
   EXPECT_EQ(g.timing_source, "calibrated");
   // Round trip through the writer.
   const auto again = parse_gpu_file(gpu_file_text(g), "again.toml", &warn);
   EXPECT_EQ(again.launch_latency_ns, 4000);
   EXPECT_DOUBLE_EQ(again.block_dispatch_ns, 0.4);
+  EXPECT_EQ(again.grid_start_interval_ns, 2060);
 }
 
 TEST(GpuTiming, GpuFileBadTiming) {
@@ -123,6 +126,12 @@ TEST(GpuTiming, GpuFileBadTiming) {
     EXPECT_NE(std::string(e.what()).find("timing.launch_latency_ns"), std::string::npos) << e.what();
   }
   EXPECT_THROW((void)parse_gpu_file(head + "block_dispatch_ns = -1.0\n", "bad.toml", &warn), InputError);
+  try {
+    (void)parse_gpu_file(head + "grid_start_interval_ns = \"2 us\"\n", "bad.toml", &warn);
+    FAIL() << "accepted a string interval";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("timing.grid_start_interval_ns"), std::string::npos) << e.what();
+  }
   Warnings unknown;  // an unknown key is a warning, as everywhere in the readers
   (void)parse_gpu_file(head + "dispatch = 3\n", "bad.toml", &unknown);
   ASSERT_FALSE(unknown.empty());
@@ -155,6 +164,7 @@ TEST(GpuTiming, PresetsUseTheShippedCalibrations) {
     EXPECT_EQ(preset->completion_latency_ns, file.completion_latency_ns) << name;
     EXPECT_EQ(preset->launch_gap_ns, file.launch_gap_ns) << name;
     EXPECT_DOUBLE_EQ(preset->block_dispatch_ns, file.block_dispatch_ns) << name;
+    EXPECT_EQ(preset->grid_start_interval_ns, file.grid_start_interval_ns) << name;
     EXPECT_TRUE(warn.empty()) << warn.front();
   }
 }

@@ -59,8 +59,10 @@ MpmaxOnOneSm mpmax_on_one_sm(bool capped) {
   return m;
 }
 
-PriorityReplay replay_with(const std::vector<int>& a_sms, const std::vector<int>& b_sms) {
-  const auto gpu = test::gpu_with_sms("h100", 2);
+PriorityReplay replay_with(const std::vector<int>& a_sms, const std::vector<int>& b_sms,
+                           TimeNs grid_start_interval = 0) {
+  auto gpu = test::gpu_with_sms("h100", 2);
+  gpu.grid_start_interval_ns = grid_start_interval;
   AloneTimeCache alone;
   RunOptions o;
   const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, a_sms, 0}}, {PlannedPart{0, 2, b_sms, 0}}};
@@ -76,6 +78,26 @@ TEST(PartsReplay, APartitionKeptByItsGreenContextsIsReplayedExactly) {
   EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
   EXPECT_TRUE(r.same_finish_order);
   EXPECT_TRUE(replay_within(r));
+}
+
+TEST(PartsReplay, GridsReleasedTogetherLeaveTheFrontEndOneAtATime) {
+  // The partition kept, both parts released at 0, a front end that starts one grid every 50 ns: A's grid (first in
+  // index order) at 0, B's at 50. A runs 0-100 and 100-200 on SM 0 as planned; B runs 50-60 on SM 1 and finishes at 60
+  // against the planned 10: |60 - 10| / 60 = 83.3 %.
+  const auto r = replay_with({0}, {1}, 50);
+  EXPECT_EQ(r.replay.launches[0].finish, 200);
+  EXPECT_EQ(r.replay.launches[1].first_dispatch, 50);
+  EXPECT_EQ(r.replay.launches[1].finish, 60);
+  EXPECT_NEAR(r.turnaround_err_pct[1], 100.0 * 50.0 / 60.0, 1e-9);
+}
+
+TEST(PartsReplay, TheFrontEndStartsGridsInReleaseOrderOneIntervalApart) {
+  // Released at 30, 0, 0, 100 with 20 between starts: in release order (ties by index) index 1 at 0, index 2 at
+  // 0 + 20 = 20, index 0 at max(30, 20 + 20) = 40, index 3 at max(100, 40 + 20) = 100.
+  EXPECT_EQ(front_end_starts({30, 0, 0, 100}, 20), (std::vector<TimeNs>{40, 0, 20, 100}));
+  // No interval: each at its release.
+  EXPECT_EQ(front_end_starts({30, 0, 0, 100}, 0), (std::vector<TimeNs>{30, 0, 0, 100}));
+  EXPECT_TRUE(front_end_starts({}, 20).empty());
 }
 
 TEST(PartsReplay, WithoutItsSmsTheHardwareMixesTheLaunchesOnEverySm) {

@@ -161,6 +161,35 @@ TEST(PlannedPieceParts, APreemptedBlockIsCutWhereItsSmChangesHands) {
   EXPECT_EQ(p[1][0].sms, (std::vector<int>{1}));
 }
 
+TEST(PlannedPieceParts, APartSoonAfterItsLaunchsPartBeforeJoinsIt) {
+  const RunResult r = preempted_plan();
+  // Launch 0's parts start at 0 (SMs 0-1), 60 (SM 0) and 100 (SM 1), as above.
+  // Within 30: 60 - 0 = 60 and 100 - 60 = 40 are not less than 30, nothing joins.
+  EXPECT_EQ(planned_piece_parts(r, 30)[0].size(), 3u);
+  // Within 50: the part at 100 joins the part at 60 (100 - 60 = 40 < 50), SMs {0} and {1} give {0, 1}.
+  const auto q = planned_piece_parts(r, 50);
+  ASSERT_EQ(q[0].size(), 2u);
+  EXPECT_EQ(q[0][1].pieces, (std::vector<std::size_t>{3, 4}));
+  EXPECT_EQ(q[0][1].sms, (std::vector<int>{0, 1}));
+  EXPECT_EQ(q[0][1].start, 60);
+  // Within 61: the part at 60 joins the part at 0 (60 - 0 < 61), SMs {0, 1} and {0} give {0, 1}; the part at 100 is
+  // measured from the joined part's start, 0: 100 is not less than 61, a part of its own.
+  const auto p = planned_piece_parts(r, 61);
+  ASSERT_EQ(p[0].size(), 2u);
+  EXPECT_EQ(p[0][0].pieces, (std::vector<std::size_t>{0, 1, 3}));
+  EXPECT_EQ(p[0][0].sms, (std::vector<int>{0, 1}));
+  EXPECT_EQ(p[0][0].start, 0);
+  EXPECT_EQ(p[0][1].pieces, (std::vector<std::size_t>{4}));
+  EXPECT_EQ(p[0][1].start, 100);
+  // Within 101: all three are one part. Launch 1 has one part whatever the window.
+  const auto all = planned_piece_parts(r, 101);
+  ASSERT_EQ(all[0].size(), 1u);
+  EXPECT_EQ(all[0][0].pieces, (std::vector<std::size_t>{0, 1, 3, 4}));
+  EXPECT_EQ(all[0][0].sms, (std::vector<int>{0, 1}));
+  ASSERT_EQ(all[1].size(), 1u);
+  EXPECT_EQ(all[1][0].pieces, (std::vector<std::size_t>{2}));
+}
+
 TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
   const auto loaded = load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/validate-h100.toml", "",
                                             nullptr, "--gpu", "");
