@@ -530,14 +530,14 @@ int validate_command(const ValidateArgs& a) {
             release.push_back(std::max<TimeNs>(0, part.start - gpu.launch_latency_ns));
           }
         if (parts > 0) {
-          std::size_t uncut = 0;
-          if (merge_within > 0)
+          if (merge_within > 0) {
+            std::size_t uncut = 0;
             for (const auto& c : sim::planned_piece_parts(predicted)) uncut += c.size();
-          if (merge_within > 0)
             piece_front_end = fmt::format(
                 "the plan's {} parts, each joined by those of its launch starting within "
                 "{:g} us after it: {}",
                 uncut, a.part_merge_us, parts);
+          }
           if (gpu.grid_start_interval_ns > 0) {
             std::vector<double> late_us;
             const auto starts = sim::front_end_starts(release, gpu.grid_start_interval_ns);
