@@ -204,9 +204,15 @@ std::vector<std::vector<int>> binding_part_caps(const Workload& w, const GpuSpec
   return caps;
 }
 
-PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
-                               const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
-                               AloneTimeCache& alone, PartsReplayOptions parts_options) {
+namespace {
+
+// replay_in_parts with what its options need worked out by the caller (replay_parts_ways works them out once for
+// its four ways): `residency`, binding_part_caps where the parts are held (else empty); `by_part`, part_priorities'
+// priorities where each part has its own (else empty).
+PriorityReplay replay_in_parts_given(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                                     const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
+                                     AloneTimeCache& alone, const std::vector<std::vector<int>>& residency,
+                                     const std::vector<int>& by_part) {
   if (levels < 1) throw std::invalid_argument("levels must be at least 1");
   const std::size_t n = w.launches.size();
   if (plan.launches.size() != n || cut.size() != n)
@@ -218,10 +224,7 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   std::vector<std::vector<int>> sms;
   std::vector<std::size_t> owner;  // per part: its launch in `w`
   std::vector<int> caps;
-  const bool capped = parts_options.capped;
-  const auto residency = capped ? binding_part_caps(w, gpu, plan, cut) : std::vector<std::vector<int>>{};
-  const auto by_part =
-      parts_options.part_priorities ? part_priorities(w, gpu, plan, cut, 0, 1 - levels).priority : std::vector<int>{};
+  const bool capped = !residency.empty();
   for (std::size_t i = 0; i < n; ++i) {
     if (cut[i].empty()) throw std::invalid_argument("replay_in_parts: launch " + w.launches[i].id + " has no parts");
     for (std::size_t j = 0; j < cut[i].size(); ++j) {
@@ -301,6 +304,20 @@ PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunR
   return out;
 }
 
+}  // namespace
+
+PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
+                               const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
+                               AloneTimeCache& alone, PartsReplayOptions parts_options) {
+  if (levels < 1) throw std::invalid_argument("levels must be at least 1");
+  if (plan.launches.size() != w.launches.size() || cut.size() != w.launches.size())
+    throw std::invalid_argument("replay_in_parts: the plan or its parts are not of this workload");
+  const auto residency = parts_options.capped ? binding_part_caps(w, gpu, plan, cut) : std::vector<std::vector<int>>{};
+  const auto by_part =
+      parts_options.part_priorities ? part_priorities(w, gpu, plan, cut, 0, 1 - levels).priority : std::vector<int>{};
+  return replay_in_parts_given(w, gpu, plan, cut, std::move(options), levels, alone, residency, by_part);
+}
+
 const char* parts_way_name(PartsReplayOptions way) {
   return way.capped && way.part_priorities ? "both"
          : way.capped                      ? "held to the plan's blocks an SM"
@@ -324,7 +341,8 @@ std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& p
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
                                         int levels, AloneTimeCache& alone) {
-  const std::size_t short_of_levels = part_priorities(w, gpu, plan, cut, 0, 1 - levels).clamped;
+  if (levels < 1) throw std::invalid_argument("levels must be at least 1");
+  const auto own_priorities = part_priorities(w, gpu, plan, cut, 0, 1 - levels);
   // Parts the plan holds below their kernel's residency for more than one round of blocks: not a part that has few
   // blocks left (a launch's last one), but a launch the plan runs beside others on the same SMs.
   std::size_t held = 0;
@@ -338,9 +356,11 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
         PartsReplayOptions{.capped = true, .part_priorities = true}}) {
     PartsWay way;
     way.options = v;
-    way.replay = replay_in_parts(w, gpu, plan, cut, options, levels, alone, v);
+    way.replay = replay_in_parts_given(w, gpu, plan, cut, options, levels, alone,
+                                       v.capped ? caps : std::vector<std::vector<int>>{},
+                                       v.part_priorities ? own_priorities.priority : std::vector<int>{});
     way.start_delays_us = replay_start_delays_us(w, plan, way.replay);
-    way.parts_short = v.part_priorities ? short_of_levels : 0;
+    way.parts_short = v.part_priorities ? own_priorities.clamped : 0;
     way.held_parts = held;
     way.makespan_err_pct = 100.0 * static_cast<double>(way.replay.replay.metrics.makespan - plan.metrics.makespan) /
                            static_cast<double>(std::max<TimeNs>(1, plan.metrics.makespan));
