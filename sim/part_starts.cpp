@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
+#include <tuple>
 #include <utility>
 
 #include "core/plan_adherence.h"
@@ -81,17 +83,68 @@ std::vector<double> part_start_delays_us(const std::vector<PartStart>& starts) {
   return out;
 }
 
+std::vector<TimeNs> launch_issue_ready(const RunResult& plan, const Schedule& executed,
+                                       const std::vector<std::size_t>& executed_plan_piece,
+                                       const std::vector<PartStart>& starts) {
+  std::vector<TimeNs> out(starts.size(), -1);
+  const auto cut = planned_part_pieces(plan);
+  if (cut.empty()) return out;
+  const auto& planned = plan.schedule.pieces;
+  // Each planned piece's part: the cut's parts of its block, by the piece's ordinal among its block's pieces.
+  std::vector<std::int32_t> part_of(planned.size(), -1);
+  {
+    const auto parts_of = parts_of_blocks(cut);
+    std::map<BlockKey, std::vector<std::size_t>> of_block;
+    for (std::size_t p = 0; p < planned.size(); ++p) of_block[{planned[p].launch, planned[p].block}].push_back(p);
+    for (auto& [key, v] : of_block) {
+      const auto it = parts_of.find(key);
+      if (it == parts_of.end()) continue;
+      std::stable_sort(v.begin(), v.end(),
+                       [&](std::size_t a, std::size_t b) { return planned[a].start < planned[b].start; });
+      for (std::size_t k = 0; k < v.size(); ++k) part_of[v[k]] = it->second[std::min(k, it->second.size() - 1)];
+    }
+  }
+  using PartKey = std::pair<std::int32_t, std::int32_t>;  // (launch, part)
+  using SmKey = std::pair<std::int16_t, std::int16_t>;    // (gpu, SM)
+  std::map<PartKey, std::set<SmKey>> sms_of;              // each part's planned SMs
+  for (std::size_t p = 0; p < planned.size(); ++p)
+    if (part_of[p] >= 0) sms_of[{planned[p].launch, part_of[p]}].insert({planned[p].gpu, planned[p].sm});
+  // Per launch, its executed pieces that ran on an SM the plan gave their part: (start, part, SM).
+  std::map<std::int32_t, std::vector<std::tuple<TimeNs, std::int32_t, SmKey>>> on_own_sms;
+  for (std::size_t i = 0; i < executed.pieces.size(); ++i) {
+    const auto& e = executed.pieces[i];
+    const std::int32_t part = part_of[executed_plan_piece[i]];
+    if (part < 0) continue;
+    const SmKey sm{e.gpu, e.sm};
+    if (const auto it = sms_of.find({e.launch, part}); it != sms_of.end() && it->second.count(sm))
+      on_own_sms[e.launch].emplace_back(e.start, part, sm);
+  }
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    const auto& s = starts[k];
+    const auto mine = sms_of.find({s.launch, s.part});
+    const auto earlier = on_own_sms.find(s.launch);
+    if (s.executed < 0 || mine == sms_of.end() || earlier == on_own_sms.end()) continue;
+    for (const auto& [start, part, sm] : earlier->second)
+      if (part < s.part && start <= s.executed && mine->second.count(sm)) out[k] = std::max(out[k], start);
+  }
+  return out;
+}
+
 std::vector<double> part_start_delays_after_ready_us(const RunResult& plan, const RunResult& executed,
                                                      const std::vector<PartStart>& starts,
-                                                     const std::vector<TimeNs>& planned_wait) {
+                                                     const std::vector<TimeNs>& planned_wait, bool in_issue_order) {
   std::vector<double> out;
   const auto mapping = plan_piece_by_ordinal(plan.schedule, executed.schedule);
   if (!mapping) return out;
   const auto by_piece = plan_adherence(plan, executed, *mapping, planned_wait);
-  for (const auto& s : starts)
-    if (s.executed_piece >= 0)
-      out.push_back(static_cast<double>(by_piece.pieces[static_cast<std::size_t>(s.executed_piece)].hand_off_delay) /
-                    1e3);
+  const auto issue_ready = in_issue_order ? launch_issue_ready(plan, executed.schedule, *mapping, starts)
+                                          : std::vector<TimeNs>(starts.size(), -1);
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    if (starts[k].executed_piece < 0) continue;
+    const auto& a = by_piece.pieces[static_cast<std::size_t>(starts[k].executed_piece)];
+    const TimeNs ready = std::max(a.ready, issue_ready[k]);
+    out.push_back(static_cast<double>(a.executed_start - (ready + a.wait)) / 1e3);
+  }
   return out;
 }
 

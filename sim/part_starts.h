@@ -38,14 +38,29 @@ std::vector<TimeNs> front_end_starts(const std::vector<TimeNs>& release, TimeNs 
 // executed - planned, in microseconds, of every part that ran (negative: it started early).
 std::vector<double> part_start_delays_us(const std::vector<PartStart>& starts);
 
+// Per part of `starts` (part_starts' on an execution of `plan`, `executed_plan_piece` plan_piece_by_ordinal's): the
+// latest start, no later than the part's own, of a piece of an earlier part of its launch that ran on an SM the plan
+// gives both parts; -1 where none did (and for every part of a plan no cut covers). The GPU issues a grid's blocks in
+// order, and grids of one priority in release order: on SMs the plan hands from a launch's part to its next, the
+// next part's blocks come after the blocks the earlier part still has to place there. Where those are placed late
+// (its blocks ran longer than planned, the model's block times, or the hardware placed them otherwise than the plan),
+// the next part waits behind them: its launch's lateness carried over, not a delay of its own start
+// (docs/validation.md, "A launch's parts in issue order").
+std::vector<TimeNs> launch_issue_ready(const RunResult& plan, const Schedule& executed,
+                                       const std::vector<std::size_t>& executed_plan_piece,
+                                       const std::vector<PartStart>& starts);
+
 // Where the hardware placed the blocks (natively, in parts; or a replay of that, sim/parts_replay.h): each part's
 // start delay, its first executed piece (`starts`, part_starts(plan, executed.schedule)) against when the execution
 // let it start: core/plan_adherence.h's ready time plus planned wait, the pieces mapped to the plan's by ordinal
 // (plan_piece_by_ordinal), that is its launch's release in `executed` or the executed end of the block the plan hands
-// its slot over from, whichever is later. In us, parts that ran, in `starts`' order; empty where the mapping fails.
+// its slot over from, or launch_issue_ready's time (its launch's earlier parts still placing blocks on its SMs),
+// whichever is latest (`in_issue_order` false: without launch_issue_ready's, as measured until session 50). In us,
+// parts that ran, in `starts`' order; empty where the mapping fails.
 // The model's block times stay out of it, as they do not out of part_start_delays_us.
 std::vector<double> part_start_delays_after_ready_us(const RunResult& plan, const RunResult& executed,
                                                      const std::vector<PartStart>& starts,
-                                                     const std::vector<TimeNs>& planned_wait);
+                                                     const std::vector<TimeNs>& planned_wait,
+                                                     bool in_issue_order = true);
 
 }  // namespace gpusched::sim

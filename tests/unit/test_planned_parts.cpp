@@ -2,6 +2,7 @@
 // contexts: hand-written plans, and spatial's plan of validate-h100.
 #include <gtest/gtest.h>
 
+#include "core/plan_adherence.h"
 #include "sim/part_starts.h"
 #include "sim/planned_parts.h"
 #include "test_helpers.h"
@@ -309,4 +310,50 @@ TEST(PartStarts, APlanNoCutCoversHasEachLaunchAsOnePart) {
                                                          BlockPiece{5, 9, 1, 0, 0, 0}, BlockPiece{1, 9, 5, 0, 0, 0}}));
   ASSERT_EQ(starts.size(), 1u);
   EXPECT_EQ(start_row(starts[0]), (std::vector<std::int64_t>{0, 0, 20, 27, 1}));
+}
+
+namespace {
+// Three SMs, one block each at a time. Launch 0 (released at 0): blocks 0 and 1 [0, 100) on SMs 0 and 1, blocks 2, 3
+// and 4 in turn on SM 2 ([0, 30), [30, 60), [60, 100)); from 100 on SMs 0-1 only (blocks 5 and 6, [100, 150)), as
+// launch 1 (released at 100) takes SM 2 ([100, 200)). Launch 0's parts: blocks 0-4 on SMs 0-2 from 0, blocks 5-6 on
+// SMs 0-1 from 100.
+RunResult part_handed_over_plan() {
+  RunResult r = launches_finishing_at({150, 200});
+  r.launches[1].release = 100;
+  r.schedule.pieces = {BlockPiece{0, 100, 0, 0, 0, 0},   BlockPiece{0, 100, 0, 1, 0, 1},
+                       BlockPiece{0, 30, 0, 2, 0, 2},    BlockPiece{30, 60, 0, 3, 0, 2},
+                       BlockPiece{60, 100, 0, 4, 0, 2},  BlockPiece{100, 150, 0, 5, 0, 0},
+                       BlockPiece{100, 150, 0, 6, 0, 1}, BlockPiece{100, 200, 1, 0, 0, 2}};
+  return r;
+}
+}  // namespace
+
+TEST(PartStarts, APartWaitsBehindItsLaunchsEarlierPartStillPlacingBlocksOnItsSms) {
+  const RunResult plan = part_handed_over_plan();
+  ASSERT_EQ(planned_part_pieces(plan).back().part, 0);  // launch 1: one part
+  ASSERT_EQ(planned_part_pieces(plan)[5].part, 1);      // launch 0's block 5 opens its second part
+  // Executed: block 0 runs [0, 40) on SM 0, block 1 [0, 120) on SM 1 and block 2 [0, 110) on SM 2, all slower or
+  // faster than planned; the GPU places the first part's blocks 3 and 4 on the first free slot, SM 0, at 40 and at 103
+  // (block 3 ran [40, 103)). The second part, released at 100, gets its first slot when SM 1 frees at 120 (block 5
+  // there), launch 1's block when SM 2 frees at 110.
+  RunResult executed = launches_finishing_at({170, 210});
+  executed.launches[1].release = 100;
+  executed.schedule.pieces = {BlockPiece{0, 40, 0, 0, 0, 0},    BlockPiece{0, 120, 0, 1, 0, 1},
+                              BlockPiece{0, 110, 0, 2, 0, 2},   BlockPiece{40, 103, 0, 3, 0, 0},
+                              BlockPiece{103, 160, 0, 4, 0, 0}, BlockPiece{120, 170, 0, 5, 0, 1},
+                              BlockPiece{160, 210, 0, 6, 0, 0}, BlockPiece{110, 210, 1, 0, 0, 2}};
+  const auto starts = part_starts(plan, executed.schedule);
+  ASSERT_EQ(starts.size(), 3u);
+  EXPECT_EQ(start_row(starts[1]), (std::vector<std::int64_t>{0, 1, 100, 120, 5}));
+  // Block 5's planned hand-off, block 0 on SM 0, ended at 40, before the part's release at 100: ready at 100, so
+  // 120 - 100 = 20 ns late. But the first part was still placing blocks on SMs 0-1, which the plan gives both parts,
+  // until 103 (block 4 on SM 0), and the GPU places a launch's earlier grid's blocks first: ready at 103, 120 - 103 =
+  // 17 ns. Launch 0's first part (started at 0, planned at 0): 0. Launch 1's planned hand-off is block 4 (SM 2 in the
+  // plan), which ran on SM 0 to 160: 110 - 160 = -50 ns (a moved block's hand-off says little; the rule is unchanged).
+  const auto mapping = plan_piece_by_ordinal(plan.schedule, executed.schedule);
+  ASSERT_TRUE(mapping);
+  EXPECT_EQ(launch_issue_ready(plan, executed.schedule, *mapping, starts), (std::vector<TimeNs>{-1, 103, -1}));
+  EXPECT_EQ(part_start_delays_after_ready_us(plan, executed, starts, {}), (std::vector<double>{0.0, 0.017, -0.05}));
+  EXPECT_EQ(part_start_delays_after_ready_us(plan, executed, starts, {}, false),
+            (std::vector<double>{0.0, 0.020, -0.05}));
 }
