@@ -32,6 +32,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -96,9 +97,11 @@ class EquivalentInterference final : public DurationModel {
   bool lone_launch_at_rate_one() const override { return gpu_wide_ == GpuWide::Off; }
   bool gpu_wide() const override { return gpu_wide_ != GpuWide::Off; }
   void begin_run() const override {
-    terms_.clear();
-    ids_.clear();
+    index_of_.clear();
+    profiles_.clear();
+    name_id_of_.clear();
     names_.clear();
+    terms_.clear();
   }
 
   void group_rates_on_gpu(const GpuSpec& gpu, std::span<const SmGroup> groups, std::span<const SmGroup> gpu_load,
@@ -113,30 +116,34 @@ class EquivalentInterference final : public DurationModel {
     // plan in parts replays 0.06 % shorter so.
     by_name_.clear();
     for (const SmGroup& e : gpu_load) {
-      const int id = name_id(*e.kernel);
+      const int index = profile_index(*e.kernel);
+      const int id = name_id_of_[static_cast<std::size_t>(index)];
       auto it = std::find_if(by_name_.begin(), by_name_.end(), [&](const NameLoad& n) { return n.id == id; });
-      if (it == by_name_.end()) it = by_name_.insert(by_name_.end(), NameLoad{id, e.kernel, 0.0, 0.0});
+      if (it == by_name_.end()) it = by_name_.insert(by_name_.end(), NameLoad{id, index, 0.0, 0.0});
       it->gpu_blocks += e.blocks;
     }
-    for (const SmGroup& j : groups) {
-      const int id = name_id(*j.kernel);
+    group_index_.resize(groups.size());
+    for (std::size_t j = 0; j < groups.size(); ++j) {
+      group_index_[j] = profile_index(*groups[j].kernel);
+      const int id = name_id_of_[static_cast<std::size_t>(group_index_[j])];
       for (NameLoad& n : by_name_)
-        if (n.id == id) n.here += j.blocks;
+        if (n.id == id) n.here += groups[j].blocks;
     }
     for (std::size_t g = 0; g < groups.size(); ++g) {
       const KernelProfile& k = *groups[g].kernel;
       if (k.record_sets.size() < 2) continue;  // one residency recorded: no curve to read
+      const int ki = group_index_[g];
       double suite_here = 0, others = 0;
-      for (const SmGroup& j : groups) {
-        const PairTerms& t = terms(k, *j.kernel);
+      for (std::size_t j = 0; j < groups.size(); ++j) {
+        const PairTerms& t = terms(ki, group_index_[j]);
         if (t.suite)
-          suite_here += j.blocks;
+          suite_here += groups[j].blocks;
         else
-          others += t.weight * j.blocks;
+          others += t.weight * groups[j].blocks;
       }
       double suite_gpu = 0, elsewhere_others = 0;
       for (const NameLoad& e : by_name_) {
-        const PairTerms& t = terms(k, *e.kernel);
+        const PairTerms& t = terms(ki, e.profile);
         if (t.suite) {
           suite_gpu += e.gpu_blocks;
           continue;
@@ -170,7 +177,7 @@ class EquivalentInterference final : public DurationModel {
           continue;
         }
         others = true;
-        r_eff += terms(k, other).weight * groups[j].blocks;
+        r_eff += terms(profile_index(k), profile_index(other)).weight * groups[j].blocks;
       }
       if (others) rates[g] = rate_at(k, r_eff);
     }
@@ -193,36 +200,47 @@ class EquivalentInterference final : public DurationModel {
   // of its suite kernel), its weight on k's SM, its GPU-wide weight (0: none). Looked up by name once per pair of
   // profiles and kept for the run, since the engine asks at every re-timing of an SM (under gpu_wide, of every SM of
   // the GPU when a kernel comes or leaves): the lookups by name and the suite names parsed each time were 8 % of such
-  // a run. Forgotten at begin_run (profiles may change between runs of one model, and an address may then name another
-  // profile). A model instance serves one run at a time (sim::run_workload makes one), so the cache needs no lock.
+  // a run. Kept in a table by the profiles' indices (profile_index): a std::map keyed by the two addresses, looked up
+  // for every pair at every re-timing, was 11 % of bursts-h200's srtf, spatial, mpmax and fifo runs under `auto`
+  // (docs/performance.md, "The equivalent model's pair terms"). Forgotten at begin_run (profiles may change between
+  // runs of one model, and an address may then name another profile). A model instance serves one run at a time
+  // (sim::run_workload makes one), so the cache needs no lock.
   struct PairTerms {
+    bool known = false;  // worked out yet
     bool suite = false;
     double weight = 1.0;
     double gpu_wide = 0.0;
   };
-  const PairTerms& terms(const KernelProfile& k, const KernelProfile& other) const {
-    const auto key = std::pair{&k, &other};
-    if (const auto it = terms_.find(key); it != terms_.end()) return it->second;
-    PairTerms t;
+  const PairTerms& terms(int ki, int oi) const {
+    auto& row = terms_[static_cast<std::size_t>(ki)];
+    if (row.size() <= static_cast<std::size_t>(oi)) row.resize(profiles_.size());
+    PairTerms& t = row[static_cast<std::size_t>(oi)];
+    if (t.known) return t;
+    const KernelProfile& k = *profiles_[static_cast<std::size_t>(ki)];
+    const KernelProfile& other = *profiles_[static_cast<std::size_t>(oi)];
+    t.known = true;
     t.suite = &other == &k || other.name == k.name || same_suite_kernel(k.name, other.name);
     const auto w = k.equivalent_blocks.find(other.name);
     t.weight = w != k.equivalent_blocks.end() ? w->second : unfitted_weight(k, other.name);
     const auto g = k.gpu_wide_blocks.find(other.name);
     t.gpu_wide = g != k.gpu_wide_blocks.end() ? g->second : 0.0;
-    return terms_.emplace(key, t).first->second;
+    return t;
   }
-  // A number per kernel name, looked up by profile address (kept for the run, as terms_ is).
-  int name_id(const KernelProfile& k) const {
-    if (const auto it = ids_.find(&k); it != ids_.end()) return it->second;
-    const int id = names_.emplace(k.name, static_cast<int>(names_.size())).first->second;
-    ids_.emplace(&k, id);
-    return id;
+  // A dense index per profile (by address, kept for the run, as terms_ is), and with it a number per kernel name.
+  int profile_index(const KernelProfile& k) const {
+    const auto [it, added] = index_of_.try_emplace(&k, static_cast<int>(profiles_.size()));
+    if (added) {
+      profiles_.push_back(&k);
+      name_id_of_.push_back(names_.emplace(k.name, static_cast<int>(names_.size())).first->second);
+      terms_.emplace_back();
+    }
+    return it->second;
   }
   struct NameLoad {
     int id = 0;
-    const KernelProfile* kernel = nullptr;  // one profile of that name, for its terms
-    double gpu_blocks = 0;                  // its blocks on the GPU
-    double here = 0;                        // of which on the SM being rated
+    int profile = 0;        // one profile of that name (its index), for its terms
+    double gpu_blocks = 0;  // its blocks on the GPU
+    double here = 0;        // of which on the SM being rated
   };
   enum class GpuWide { Off, On, Up };
   static GpuWide parse_gpu_wide(const std::string& s) {
@@ -242,10 +260,13 @@ class EquivalentInterference final : public DurationModel {
   EquivalentFallback fallback_ = EquivalentFallback::Median;
   bool same_suite_own_ = false;
   GpuWide gpu_wide_ = GpuWide::Off;
-  mutable std::map<std::pair<const KernelProfile*, const KernelProfile*>, PairTerms> terms_;
-  mutable std::map<const KernelProfile*, int> ids_;
+  mutable std::unordered_map<const KernelProfile*, int> index_of_;
+  mutable std::vector<const KernelProfile*> profiles_;  // by index
+  mutable std::vector<int> name_id_of_;                 // by index
   mutable std::map<std::string, int, std::less<>> names_;
-  mutable std::vector<NameLoad> by_name_;  // scratch of group_rates_on_gpu
+  mutable std::vector<std::vector<PairTerms>> terms_;  // [victim's index][other's index]
+  mutable std::vector<NameLoad> by_name_;              // scratch of group_rates_on_gpu
+  mutable std::vector<int> group_index_;               // scratch of group_rates_on_gpu: each group's profile index
 };
 
 }  // namespace
