@@ -12,11 +12,12 @@ piece is matched to the plan's piece of its block in start order (the k-th piece
 plan's k-th); a part's start is its first matched piece's start, its end its last piece's end. Without --run the
 store's first live run of POLICY is read."""
 import argparse
-import csv
 import math
 import sqlite3
 import sys
 from collections import Counter, defaultdict
+
+from plan_parts import PlanError, read_plan_parts
 
 
 LAG_QUANTILES = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99)
@@ -44,34 +45,6 @@ def fail(message):
     sys.exit(f"part-lateness: {message}")
 
 
-PLAN_COLUMNS = ("policy", "launch", "block", "part", "start_ns", "end_ns")
-
-
-def read_plan(path, policy):
-    """(launch, block) -> [(start, end, part)] of `policy`'s rows in a `gpusched as-priorities --parts-csv` file."""
-    plan = defaultdict(list)
-    try:
-        with open(path, newline="") as f:
-            reader = csv.DictReader(f)
-            for column in PLAN_COLUMNS:
-                if column not in (reader.fieldnames or []):
-                    fail(f"{path}: line 1: no '{column}' column")
-            for row in reader:
-                if row["policy"] != policy:
-                    continue
-                values = {}
-                for field in PLAN_COLUMNS[1:]:
-                    try:
-                        values[field] = int(row[field])
-                    except (TypeError, ValueError):
-                        fail(f"{path}: line {reader.line_num}: field '{field}': not an integer: {row[field]!r}")
-                plan[(values["launch"], values["block"])].append(
-                    (values["start_ns"], values["end_ns"], values["part"]))
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    return plan
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("parts_csv")
@@ -81,9 +54,10 @@ def main():
     ap.add_argument("--bucket-us", type=float, default=500.0)
     a = ap.parse_args()
 
-    plan = read_plan(a.parts_csv, a.policy)
-    if not plan:
-        fail(f"{a.parts_csv}: no parts of policy {a.policy}")
+    try:
+        plan = read_plan_parts(a.parts_csv, a.policy)
+    except PlanError as e:
+        fail(str(e))
     try:
         db = sqlite3.connect(f"file:{a.store}?mode=ro", uri=True)
         run = a.run

@@ -13,37 +13,14 @@ plan that fills every SM reads 1.0. The plan's pieces last their slot time and t
 An executed piece belongs to the plan's piece of its block with the same ordinal, as in scripts/part-lateness.py."""
 import argparse
 import collections
-import csv
 import sqlite3
 import sys
+
+from plan_parts import PlanError, piece_parts, read_plan_parts
 
 
 def fail(message):
     sys.exit(f"parts-at: {message}")
-
-
-def read_parts(path, policy):
-    """(launch, block) -> [part of its k-th piece], from `gpusched as-priorities --parts-csv`."""
-    out = collections.defaultdict(list)
-    try:
-        with open(path, newline="") as f:
-            reader = csv.DictReader(f)
-            for column in ("policy", "launch", "block", "part", "start_ns"):
-                if column not in (reader.fieldnames or []):
-                    fail(f"{path}: line 1: no '{column}' column")
-            for line, row in enumerate(reader, start=2):
-                if row["policy"] != policy:
-                    continue
-                try:
-                    key = (int(row["launch"]), int(row["block"]))
-                    out[key].append((int(row["start_ns"]), int(row["part"])))
-                except ValueError:
-                    fail(f"{path}: line {line}: launch, block, part and start_ns must be integers")
-    except OSError as e:
-        fail(f"{path}: {e.strerror}")
-    if not out:
-        fail(f"{path}: no rows of policy '{policy}'")
-    return {k: [p for _, p in sorted(v)] for k, v in out.items()}
 
 
 def main():
@@ -73,7 +50,10 @@ def main():
         fail(f"{a.store}: {e}")
     if not plan or not live:
         fail(f"{a.store}: run {a.plan_run if not plan else a.live_run} has no blocks")
-    part_of = read_parts(a.parts_csv, a.policy)
+    try:
+        part_of = piece_parts(read_plan_parts(a.parts_csv, a.policy))
+    except PlanError as e:
+        fail(str(e))
 
     # The plan's blocks an SM of each kernel.
     events = collections.defaultdict(list)

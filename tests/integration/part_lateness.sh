@@ -32,7 +32,7 @@ grep -Eq "^ +0\.0 ms +2 +0\.0 +5\.0 +5\.0$" <<< "$out" || fail "lateness of the 
 grep -q "^most parts at once: planned 1, executed 1" <<< "$out" || fail "parts at once are not 1 and 1"
 grep -Eq "^lag \(us\) +-2 +-2 +-2 +-2 +-2 +-2 +-2 +5 +5 +5 +5$" <<< "$out" || fail "the lag is not -2 us to 60 %, +5 us from 70 %"
 out=$(python3 "$src/scripts/part-lateness.py" "$work/plan.csv" r "$work/store.db" 2>&1) && fail "a policy without parts passed"
-grep -q "^part-lateness: .*plan.csv: no parts of policy r" <<< "$out" || fail "a policy without parts is not named: $out"
+grep -q "^part-lateness: .*plan.csv: no rows of policy 'r'" <<< "$out" || fail "a policy without parts is not named: $out"
 out=$(python3 "$src/scripts/part-lateness.py" "$work/plan.csv" q "$work/store.db" 2>&1) && fail "a policy without a live run passed"
 grep -q "^part-lateness: .*store.db: no live run of q" <<< "$out" || fail "a store without the live run is not named: $out"
 out=$(python3 "$src/scripts/part-lateness.py" "$work/nosuch.csv" p "$work/store.db" 2>&1) && fail "a missing plan passed"

@@ -40,9 +40,9 @@ out=$(run "$work/store.db" "$work/plan.csv" r --at-us 12) && fail "a policy with
 grep -q "^parts-at: .*plan.csv: no rows of policy 'r'" <<< "$out" || fail "a policy without rows is not named: $out"
 out=$(run "$work/store.db" "$work/nosuch.csv" p --at-us 12) && fail "a missing plan passed"
 grep -q "^parts-at: .*nosuch.csv: No such file" <<< "$out" || fail "a missing plan is not named: $out"
-printf 'policy,launch,part,block,start_ns\np,0,0,x,0\n' > "$work/bad.csv"
+printf 'policy,launch,part,block,start_ns,end_ns\np,0,0,x,0,10\n' > "$work/bad.csv"
 out=$(run "$work/store.db" "$work/bad.csv" p --at-us 12) && fail "a bad block passed"
-grep -q "^parts-at: .*bad.csv: line 2: launch, block, part and start_ns must be integers" <<< "$out" ||
+grep -q "^parts-at: .*bad.csv: line 2: field 'block': not an integer" <<< "$out" ||
   fail "no file and line for a bad block: $out"
 printf 'policy,launch,block,start_ns\np,0,0,0\n' > "$work/nopart.csv"
 out=$(run "$work/store.db" "$work/nopart.csv" p --at-us 12) && fail "a plan without parts passed"
