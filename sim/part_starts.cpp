@@ -119,13 +119,24 @@ std::vector<TimeNs> launch_issue_ready(const RunResult& plan, const Schedule& ex
     if (const auto it = sms_of.find({e.launch, part}); it != sms_of.end() && it->second.count(sm))
       on_own_sms[e.launch].emplace_back(e.start, part, sm);
   }
+  for (auto& [launch, v] : on_own_sms) std::sort(v.begin(), v.end());
   for (std::size_t k = 0; k < starts.size(); ++k) {
     const auto& s = starts[k];
     const auto mine = sms_of.find({s.launch, s.part});
     const auto earlier = on_own_sms.find(s.launch);
     if (s.executed < 0 || mine == sms_of.end() || earlier == on_own_sms.end()) continue;
-    for (const auto& [start, part, sm] : earlier->second)
-      if (part < s.part && start <= s.executed && mine->second.count(sm)) out[k] = std::max(out[k], start);
+    // The latest start no later than the part's own: walk back from there to the first that qualifies.
+    const auto& v = earlier->second;
+    auto it = std::upper_bound(v.begin(), v.end(), s.executed,
+                               [](TimeNs t, const auto& piece) { return t < std::get<0>(piece); });
+    while (it != v.begin()) {
+      --it;
+      const auto& [start, part, sm] = *it;
+      if (part < s.part && mine->second.count(sm)) {
+        out[k] = start;
+        break;
+      }
+    }
   }
   return out;
 }
