@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "bench_workload_run.h"
 #include "core/profile_io.h"
 #include "core/workload.h"
 #include "sim/runner.h"
@@ -31,17 +32,8 @@ Workload queued_mriq(int launches) {
 // `interference`: "none" (BM_QueuedMriq), or "auto" as the CLI runs it (BM_QueuedMriqAuto: `age` here, from the
 // co-run records beside the profile), which re-times the blocks of an SM whenever its launches change.
 void BM_QueuedMriq(benchmark::State& state, const std::string& policy, const std::string& interference) {
-  const Workload w = queued_mriq(static_cast<int>(state.range(0)));
-  const GpuSpec gpu = *find_gpu_preset("h100");
-  sim::AloneTimeCache alone;
-  sim::RunOptions o;
-  o.policy = policy;
-  o.interference = sim::resolve_interference(interference, w);
-  o.keep_schedule = false;
-  sim::run_workload(w, gpu, o, alone);  // fills the alone-time cache outside the timing
-  for (auto _ : state) benchmark::DoNotOptimize(sim::run_workload(w, gpu, o, alone).metrics.makespan);
-  state.counters["blocks_per_s"] = benchmark::Counter(
-      static_cast<double>(w.total_blocks()) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  bench::time_workload(state, queued_mriq(static_cast<int>(state.range(0))), *find_gpu_preset("h100"), policy,
+                       interference);
 }
 
 const bool registered = [] {

@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include "bench_workload_run.h"
 #include "core/workload_io.h"
 #include "sim/runner.h"
 
@@ -14,16 +15,7 @@ namespace {
 
 void BM_RecordedBurstsAuto(benchmark::State& state, const std::string& policy) {
   static const Workload w = read_workload(GPUSCHED_TRACES_DIR "/workloads/bursts-h200.toml", nullptr);
-  const GpuSpec gpu = *find_gpu_preset("h200");
-  sim::AloneTimeCache alone;
-  sim::RunOptions o;
-  o.policy = policy;
-  o.interference = sim::resolve_interference("auto", w);
-  o.keep_schedule = false;
-  sim::run_workload(w, gpu, o, alone);  // fills the alone-time cache outside the timing
-  for (auto _ : state) benchmark::DoNotOptimize(sim::run_workload(w, gpu, o, alone).metrics.makespan);
-  state.counters["blocks_per_s"] = benchmark::Counter(
-      static_cast<double>(w.total_blocks()) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  bench::time_workload(state, w, *find_gpu_preset("h200"), policy, "auto");
 }
 
 const bool registered = [] {
