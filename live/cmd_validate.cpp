@@ -44,6 +44,7 @@
 #include "sim/registry.h"
 #include "sim/run_identity.h"
 #include "sim/runner.h"
+#include "sim/sm_pairs.h"
 
 namespace gpusched::live {
 
@@ -78,6 +79,7 @@ struct ValidateArgs {
   int shared_carveout = -1;     // every kernel's preferred shared-memory carveout (percent; -1: the driver's)
   int part_context_groups = 1;  // parts' green contexts: whole aligned runs of this many SM groups
   double part_merge_us = 10;    // parts of pieces: a part within this of its launch's part before joins it
+  std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
@@ -417,6 +419,13 @@ int validate_command(const ValidateArgs& a) {
           kept != prechecked.end() ? std::move(kept->second) : sim::run_workload(w, gpu, o, alone_cache);
       info.finished_at = store::utc_now_iso8601();
       const bool time_shared = is_time_shared(predicted.schedule);
+      // The plan's SMs are interchangeable: numbered onto the GPU's so that the SMs sharing a green-context group are
+      // those that let confined work spill least (docs/validation.md, "SMs paired for green contexts"). Everything
+      // after this, the plan stored included, is in the GPU's numbers.
+      std::optional<sim::SmPairing> sm_pairing;
+      if (green && a.sm_numbers == "paired" && !time_shared)
+        sm_pairing = sim::pair_sms_onto_groups(predicted, green->group_sms(), gpu.sm_count,
+                                               static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3)));
       const auto plan =
           time_shared ? ExecutionPlan{} : build_execution_plan(predicted.schedule, w.launches.size(), gpu.sm_count);
       const auto steps =
@@ -839,6 +848,11 @@ int validate_command(const ValidateArgs& a) {
             format_duration(planned_time.save), gbps(ex.bytes_to_device, ex.restore_copy_ns),
             gbps(ex.bytes_to_host, ex.save_copy_ns));
       }
+      if (sm_pairing)
+        fmt::print(
+            "  SMs paired for green contexts: confined work could spill {:.2f} ms of SM time onto the other SM of a "
+            "group ({:.2f} ms with the plan's SM numbers)\n",
+            sm_pairing->spill_us / 1e3, sm_pairing->start_spill_us / 1e3);
       if (ex.skipped)
         fmt::print("  {} planned pieces found their block already done (an earlier piece was not stopped in time)\n",
                    ex.skipped);
@@ -1055,6 +1069,13 @@ void add_validate_command(CLI::App& app, int& result) {
                   "plan's cut as it is (sim::planned_piece_parts; docs/validation.md, \"Grids the GPU starts a "
                   "second\")")
       ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
+  cmd->add_option("--sm-numbers", a->sm_numbers,
+                  "How the plan's SMs map to the GPU's: paired (with green contexts of two-SM groups, the plan's SMs "
+                  "that share a group are chosen so that work confined to some SMs spills least onto the other SM of "
+                  "a group; sim/sm_pairs.h) or plan (the plan's SM s is the GPU's %smid s; docs/validation.md, \"SMs "
+                  "paired for green contexts\")")
+      ->check(CLI::IsMember({"paired", "plan"}))
       ->capture_default_str();
   cmd->add_option("--shared-carveout", a->shared_carveout,
                   "Every kernel's preferred shared-memory carveout, in percent of the largest (-1: the driver's "
