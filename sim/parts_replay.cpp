@@ -206,17 +206,22 @@ std::vector<std::vector<int>> binding_part_caps(const Workload& w, const GpuSpec
 
 namespace {
 
-// replay_in_parts with what its options need worked out by the caller (replay_parts_ways works them out once for
-// its four ways): `residency`, binding_part_caps where the parts are held (else empty); `by_part`, part_priorities'
-// priorities where each part has its own (else empty).
+// The checks every public entry makes before it works anything out from the cut.
+void require_parts_of(const Workload& w, const RunResult& plan, const std::vector<std::vector<PlannedPart>>& cut,
+                      int levels) {
+  if (levels < 1) throw std::invalid_argument("levels must be at least 1");
+  if (plan.launches.size() != w.launches.size() || cut.size() != w.launches.size())
+    throw std::invalid_argument("replay_in_parts: the plan or its parts are not of this workload");
+}
+
+// replay_in_parts with what its options need worked out by the caller, its arguments checked (require_parts_of)
+// (replay_parts_ways works them out once for its four ways): `residency`, binding_part_caps where the parts are held
+// (else empty); `by_part`, part_priorities' priorities where each part has its own (else empty).
 PriorityReplay replay_in_parts_given(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                      const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
                                      AloneTimeCache& alone, const std::vector<std::vector<int>>& residency,
                                      const std::vector<int>& by_part) {
-  if (levels < 1) throw std::invalid_argument("levels must be at least 1");
   const std::size_t n = w.launches.size();
-  if (plan.launches.size() != n || cut.size() != n)
-    throw std::invalid_argument("replay_in_parts: the plan or its parts are not of this workload");
   PriorityReplay out;
   out.priorities = launch_priorities(plan, 0, 1 - levels);
   std::vector<std::shared_ptr<const KernelProfile>> kernels;
@@ -309,9 +314,7 @@ PriorityReplay replay_in_parts_given(const Workload& w, const GpuSpec& gpu, cons
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
                                AloneTimeCache& alone, PartsReplayOptions parts_options) {
-  if (levels < 1) throw std::invalid_argument("levels must be at least 1");
-  if (plan.launches.size() != w.launches.size() || cut.size() != w.launches.size())
-    throw std::invalid_argument("replay_in_parts: the plan or its parts are not of this workload");
+  require_parts_of(w, plan, cut, levels);
   const auto residency = parts_options.capped ? binding_part_caps(w, gpu, plan, cut) : std::vector<std::vector<int>>{};
   const auto by_part =
       parts_options.part_priorities ? part_priorities(w, gpu, plan, cut, 0, 1 - levels).priority : std::vector<int>{};
@@ -341,7 +344,7 @@ std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& p
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
                                         int levels, AloneTimeCache& alone) {
-  if (levels < 1) throw std::invalid_argument("levels must be at least 1");
+  require_parts_of(w, plan, cut, levels);
   const auto own_priorities = part_priorities(w, gpu, plan, cut, 0, 1 - levels);
   // Parts the plan holds below their kernel's residency for more than one round of blocks: not a part that has few
   // blocks left (a launch's last one), but a launch the plan runs beside others on the same SMs.

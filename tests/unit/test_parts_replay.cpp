@@ -137,6 +137,19 @@ TEST(PartsReplay, PartsMustCoverEveryLaunch) {
   EXPECT_THROW(replay_in_parts(a_and_b(), gpu, partitioned_plan(), cut, RunOptions{}, 6, alone), std::invalid_argument);
 }
 
+TEST(PartsReplay, EveryEntryRefusesACutOfAnotherWorkloadBeforeUsingIt) {
+  // One launch's parts for a workload of two: both entries refuse it before working out caps or priorities from it.
+  const auto gpu = test::gpu_with_sms("h100", 2);
+  AloneTimeCache alone;
+  const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, {0}, 0}}};
+  EXPECT_THROW(replay_in_parts(a_and_b(), gpu, partitioned_plan(), cut, RunOptions{}, 6, alone), std::invalid_argument);
+  EXPECT_THROW(replay_parts_ways(a_and_b(), gpu, partitioned_plan(), cut, RunOptions{}, 6, alone),
+               std::invalid_argument);
+  EXPECT_THROW(
+      replay_parts_ways(a_and_b(), gpu, partitioned_plan(), {{PlannedPart{0, 4, {0}, 0}}, {}}, RunOptions{}, 0, alone),
+      std::invalid_argument);
+}
+
 TEST(PartsReplay, CappedAtThePlansBlocksAnSmTheReservedSlotIsKept) {
   // `as-priorities --parts-capped` and validate's --capped-parts: the same mpmax plan, each part held to the most of
   // its blocks the plan runs at once on the SM where that binds: A 2 (0-100 beside 20-120), all that A's 1024-thread
