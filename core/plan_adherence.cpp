@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "core/prediction_errors.h"
@@ -36,14 +36,26 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
 
   // Hand-offs: a planned piece starting at the instant another piece ended on its SM waited for that piece; among
   // several, the one whose execution ended last (the one that held it up).
-  std::map<std::tuple<int, int, TimeNs>, std::vector<std::size_t>> ended_at;
-  for (std::size_t p = 0; p < plan.size(); ++p) ended_at[{plan[p].gpu, plan[p].sm, plan[p].end}].push_back(p);
+  // The planned pieces by (GPU, SM, end), ties in piece order: one sorted array, searched per piece (a map of lists
+  // cost more in allocations than the search: docs/performance.md, "Part start delays").
+  using EndKey = std::tuple<int, int, TimeNs>;
+  const auto end_key = [&](std::size_t p) { return EndKey{plan[p].gpu, plan[p].sm, plan[p].end}; };
+  std::vector<std::size_t> by_end(plan.size());
+  for (std::size_t p = 0; p < plan.size(); ++p) by_end[p] = p;
+  std::stable_sort(by_end.begin(), by_end.end(), [&](std::size_t a, std::size_t b) { return end_key(a) < end_key(b); });
   std::vector<std::ptrdiff_t> hand_off(plan.size(), -1);
   for (std::size_t p = 0; p < plan.size(); ++p) {
-    const auto it = ended_at.find({plan[p].gpu, plan[p].sm, plan[p].start});
-    if (it == ended_at.end()) continue;
+    const EndKey at{plan[p].gpu, plan[p].sm, plan[p].start};
+    const auto [first, last] = std::equal_range(by_end.begin(), by_end.end(), at, [&](const auto& x, const auto& y) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(x)>, EndKey>)
+        return x < end_key(y);
+      else
+        return end_key(x) < y;
+    });
+    if (first == last) continue;
     TimeNs latest = -1;
-    for (const std::size_t r : it->second) {
+    for (auto it = first; it != last; ++it) {
+      const std::size_t r = *it;
       if (r == p || executed_of[r] < 0) continue;
       const TimeNs end = exec[static_cast<std::size_t>(executed_of[r])].end;
       if (end > latest) {
@@ -130,21 +142,33 @@ PlanAdherence plan_adherence(const RunResult& planned, const RunResult& executed
 }
 
 std::optional<std::vector<std::size_t>> plan_piece_by_ordinal(const Schedule& planned, const Schedule& executed) {
-  using Block = std::pair<std::int32_t, std::int32_t>;  // (launch, block)
+  // Each schedule's pieces by (launch, block, start), ties in piece order: a block's pieces in a run, by start. One
+  // sort each, not a map of lists (docs/performance.md, "Part start delays").
+  using Key = std::tuple<std::int32_t, std::int32_t, TimeNs>;
   const auto by_start = [](const std::vector<BlockPiece>& pieces) {
-    std::map<Block, std::vector<std::size_t>> of;
-    for (std::size_t i = 0; i < pieces.size(); ++i) of[{pieces[i].launch, pieces[i].block}].push_back(i);
-    for (auto& [block, v] : of)
-      std::stable_sort(v.begin(), v.end(),
-                       [&](std::size_t a, std::size_t b) { return pieces[a].start < pieces[b].start; });
-    return of;
+    std::vector<std::size_t> order(pieces.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return Key{pieces[a].launch, pieces[a].block, pieces[a].start} <
+             Key{pieces[b].launch, pieces[b].block, pieces[b].start};
+    });
+    return order;
   };
-  const auto plan_of = by_start(planned.pieces);
-  std::vector<std::size_t> out(executed.pieces.size());
-  for (const auto& [block, v] : by_start(executed.pieces)) {
-    const auto it = plan_of.find(block);
-    if (it == plan_of.end()) return std::nullopt;
-    for (std::size_t k = 0; k < v.size(); ++k) out[v[k]] = it->second[std::min(k, it->second.size() - 1)];
+  const auto& plan = planned.pieces;
+  const auto& exec = executed.pieces;
+  const auto plan_order = by_start(plan), exec_order = by_start(exec);
+  const auto block_of = [](const BlockPiece& p) { return std::pair{p.launch, p.block}; };
+  std::vector<std::size_t> out(exec.size());
+  std::size_t pi = 0;
+  for (std::size_t ei = 0; ei < exec_order.size();) {
+    const auto block = block_of(exec[exec_order[ei]]);
+    while (pi < plan_order.size() && block_of(plan[plan_order[pi]]) < block) ++pi;
+    if (pi == plan_order.size() || block_of(plan[plan_order[pi]]) != block) return std::nullopt;
+    std::size_t plan_end = pi;
+    while (plan_end < plan_order.size() && block_of(plan[plan_order[plan_end]]) == block) ++plan_end;
+    for (std::size_t k = 0; ei < exec_order.size() && block_of(exec[exec_order[ei]]) == block; ++k, ++ei)
+      out[exec_order[ei]] = plan_order[std::min(pi + k, plan_end - 1)];
+    pi = plan_end;
   }
   return out;
 }

@@ -757,8 +757,11 @@ int validate_command(const ValidateArgs& a) {
       }
       // Each planned part's first block, executed against planned (sim/part_starts.h): for every execution but a
       // time-shared one, whichever executor carried it out.
+      // The plan's side of the part starts, once for the three uses below.
+      std::optional<sim::PlanPartIndex> plan_parts;
+      if (!time_shared) plan_parts.emplace(predicted);
       const auto part_starts =
-          time_shared ? std::vector<sim::PartStart>{} : sim::part_starts(predicted, executed_schedule);
+          time_shared ? std::vector<sim::PartStart>{} : sim::part_starts(*plan_parts, executed_schedule);
       const std::vector<double> part_offsets_us = sim::part_start_delays_us(part_starts);
       // Where the hardware placed the blocks, each part's start delay is its first piece's against when the
       // execution let it start (plan_adherence's ready time: its launch's release, the end of the block the plan
@@ -771,9 +774,9 @@ int validate_command(const ValidateArgs& a) {
         executed.schedule = executed_schedule;
         executed.launches = measured.launches;
         const auto waits = planned_waits(w, predicted);
-        part_delays_us = sim::part_start_delays_after_ready_us(predicted, executed, part_starts, waits);
-        part_delays_slot_only_us =
-            sim::part_start_delays_after_ready_us(predicted, executed, part_starts, waits, false);
+        auto both = sim::part_start_delays_both_us(*plan_parts, executed, part_starts, waits);
+        part_delays_us = std::move(both.after_ready_us);
+        part_delays_slot_only_us = std::move(both.slot_only_us);
       }
       if (!a.csv.empty()) {
         auto row =

@@ -22,12 +22,42 @@ struct PartStart {
   std::ptrdiff_t executed_piece = -1;  // that piece, an index into the executed Schedule's pieces
 };
 
+// The plan's side of part_starts and launch_issue_ready, worked out once per plan: a replay's four ways, and an
+// execution's two start-delay rules, share it. It refers to `plan`, which must outlive it.
+class PlanPartIndex {
+ public:
+  explicit PlanPartIndex(const RunResult& plan);
+  const RunResult& plan() const { return *plan_; }
+
+ private:
+  friend std::vector<PartStart> part_starts(const PlanPartIndex& index, const Schedule& executed);
+  friend std::vector<TimeNs> launch_issue_ready(const PlanPartIndex& index, const Schedule& executed,
+                                                const std::vector<std::size_t>& executed_plan_piece,
+                                                const std::vector<PartStart>& starts);
+  // The dense index of (launch, block), or -1 outside the plan's blocks.
+  std::ptrdiff_t block_at(std::int32_t launch, std::int32_t block) const;
+  // Part (launch, part)'s index in parts_, or -1.
+  std::ptrdiff_t part_at(std::int32_t launch, std::int32_t part) const;
+
+  const RunResult* plan_;
+  bool cut_ = false;                     // a cut covers the plan (else each launch is one part)
+  std::vector<std::size_t> block_base_;  // per launch (and one past the last): its block 0's dense index
+  std::vector<std::vector<std::int32_t>> parts_of_block_;  // per dense block: its pieces' parts by planned start
+  std::vector<PartStart> parts_;                           // the planned parts, in launch then part order
+  std::vector<std::size_t> part_base_;          // per launch (and one past the last): its first part in parts_
+  std::vector<std::int32_t> part_of_piece_;     // per planned piece: its part (-1: none)
+  bool gapless_ = true;                         // every launch's parts are numbered 0.. without gaps
+  int sm_slots_ = 0;                            // SM bitmaps' width: gpu * sm_slots_ + sm
+  std::vector<std::vector<std::uint8_t>> sms_;  // per part (parts_' order): the SMs its planned pieces ran on
+};
+
 // The parts are planned_part_pieces(plan)'s (sim/planned_parts.h: the cut `gpusched-live validate` carries out in
 // parts), else, for a plan no cut covers, each launch whole. An executed piece belongs to the part of the planned
 // piece of its block with the same ordinal (a block's k-th piece by start is its k-th planned piece; a block that ran
 // in more pieces than planned counts its later ones in its last planned part). Pieces of launches the plan does not
 // have are ignored. In launch, then part order.
 std::vector<PartStart> part_starts(const RunResult& plan, const Schedule& executed);
+std::vector<PartStart> part_starts(const PlanPartIndex& index, const Schedule& executed);
 
 // When grids released at `release` (any order) leave the GPU's front end, which starts one grid at a time, at most one
 // every `interval` (GpuSpec::grid_start_interval_ns; docs/validation.md, "Grids the GPU starts a second"): in release
@@ -49,6 +79,9 @@ std::vector<double> part_start_delays_us(const std::vector<PartStart>& starts);
 std::vector<TimeNs> launch_issue_ready(const RunResult& plan, const Schedule& executed,
                                        const std::vector<std::size_t>& executed_plan_piece,
                                        const std::vector<PartStart>& starts);
+std::vector<TimeNs> launch_issue_ready(const PlanPartIndex& index, const Schedule& executed,
+                                       const std::vector<std::size_t>& executed_plan_piece,
+                                       const std::vector<PartStart>& starts);
 
 // Where the hardware placed the blocks (natively, in parts; or a replay of that, sim/parts_replay.h): each part's
 // start delay, its first executed piece (`starts`, part_starts(plan, executed.schedule)) against when the execution
@@ -62,5 +95,19 @@ std::vector<double> part_start_delays_after_ready_us(const RunResult& plan, cons
                                                      const std::vector<PartStart>& starts,
                                                      const std::vector<TimeNs>& planned_wait,
                                                      bool in_issue_order = true);
+std::vector<double> part_start_delays_after_ready_us(const PlanPartIndex& index, const RunResult& executed,
+                                                     const std::vector<PartStart>& starts,
+                                                     const std::vector<TimeNs>& planned_wait,
+                                                     bool in_issue_order = true);
+
+// Both of part_start_delays_after_ready_us' figures from one mapping of the pieces and one plan_adherence, as
+// `gpusched-live validate` prints them: with launch_issue_ready's time, and without it.
+struct PartStartDelays {
+  std::vector<double> after_ready_us;  // in_issue_order = true
+  std::vector<double> slot_only_us;    // in_issue_order = false
+};
+PartStartDelays part_start_delays_both_us(const PlanPartIndex& index, const RunResult& executed,
+                                          const std::vector<PartStart>& starts,
+                                          const std::vector<TimeNs>& planned_wait);
 
 }  // namespace gpusched::sim

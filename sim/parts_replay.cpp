@@ -337,8 +337,13 @@ std::string fused_choice_reason(const std::vector<PartsWay>& ways, PartsDecision
 }
 
 std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay) {
+  return replay_start_delays_us(PlanPartIndex(plan), planned_waits(w, plan), replay);
+}
+
+std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std::vector<TimeNs>& planned_waits,
+                                           const PriorityReplay& replay) {
   return part_start_delays_after_ready_us(plan, replay.in_workload, part_starts(plan, replay.in_workload.schedule),
-                                          planned_waits(w, plan));
+                                          planned_waits);
 }
 
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
@@ -353,6 +358,9 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
   for (std::size_t i = 0; i < caps.size(); ++i)
     for (std::size_t j = 0; j < caps[i].size(); ++j)
       if (caps[i][j] > 0 && cut[i][j].blocks > caps[i][j] * static_cast<int>(cut[i][j].sms.size())) ++held;
+  // The plan's side of the start delays, once for the four ways.
+  const PlanPartIndex index(plan);
+  const auto waits = planned_waits(w, plan);
   std::vector<PartsWay> out;
   for (const PartsReplayOptions v :
        {PartsReplayOptions{}, PartsReplayOptions{.capped = true}, PartsReplayOptions{.part_priorities = true},
@@ -362,7 +370,7 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
     way.replay = replay_in_parts_given(w, gpu, plan, cut, options, levels, alone,
                                        v.capped ? caps : std::vector<std::vector<int>>{},
                                        v.part_priorities ? own_priorities.priority : std::vector<int>{});
-    way.start_delays_us = replay_start_delays_us(w, plan, way.replay);
+    way.start_delays_us = replay_start_delays_us(index, waits, way.replay);
     way.parts_short = v.part_priorities ? own_priorities.clamped : 0;
     way.held_parts = held;
     way.makespan_err_pct = 100.0 * static_cast<double>(way.replay.replay.metrics.makespan - plan.metrics.makespan) /

@@ -65,6 +65,9 @@ const char* parts_way_name(PartsReplayOptions way);
 
 // The start delays (us) of a replay_in_parts of `plan`, as PartsWay::start_delays_us has them.
 std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay);
+// The same with the plan's side worked out already (PlanPartIndex of `plan`) and its planned waits.
+std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std::vector<TimeNs>& planned_waits,
+                                           const PriorityReplay& replay);
 
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
