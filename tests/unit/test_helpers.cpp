@@ -183,6 +183,16 @@ std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunRes
   return "";
 }
 
+RunResult launches_finishing_at(const std::vector<TimeNs>& finish) {
+  RunResult r;
+  for (const TimeNs f : finish) {
+    LaunchOutcome o;
+    o.finish = f;
+    r.launches.push_back(o);
+  }
+  return r;
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

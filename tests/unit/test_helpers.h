@@ -37,6 +37,9 @@ RunResult run_pair(TimeNs a_time, TimeNs b_time, const std::string& interference
 // Checks the engine invariants on a finished run; returns "" or the first violation.
 std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunResult& r);
 
+// A run of launches that finish at `finish` (the rest of each outcome default), for plans built by hand.
+RunResult launches_finishing_at(const std::vector<TimeNs>& finish);
+
 // A Schedule piece on GPU 0, for plans built by hand.
 inline BlockPiece piece(TimeNs start, TimeNs end, int launch, int block, int sm,
                         PieceOutcome o = PieceOutcome::Completed) {

@@ -10,17 +10,9 @@
 using namespace gpusched;
 using namespace gpusched::sim;
 
-namespace {
-RunResult launches_finishing_at(const std::vector<TimeNs>& finish) {
-  RunResult r;
-  for (const TimeNs f : finish) {
-    LaunchOutcome o;
-    o.finish = f;
-    r.launches.push_back(o);
-  }
-  return r;
-}
+using gpusched::test::launches_finishing_at;
 
+namespace {
 // Four SMs. Launch 0: blocks 0-3 at t = 0 on SMs 0-3, blocks 4-5 at 100 on SMs 0-1; it ends at 200. Launch 1 starts
 // at 100 (blocks 0-1 on SMs 2-3) and gets SMs 0-1 at 200 (blocks 2-3); it ends at 300.
 RunResult repartitioned_plan() {

@@ -14,17 +14,9 @@ using namespace gpusched;
 using namespace gpusched::sim;
 using gpusched::test::piece;
 
-namespace {
-RunResult launches_finishing_at(const std::vector<TimeNs>& finish) {
-  RunResult r;
-  for (const TimeNs f : finish) {
-    LaunchOutcome o;
-    o.finish = f;
-    r.launches.push_back(o);
-  }
-  return r;
-}
+using gpusched::test::launches_finishing_at;
 
+namespace {
 // Four SMs. Launch 0 runs its two blocks on SMs 0 and 2, launch 1 its two on SMs 1 and 3, each block [0, 100).
 RunResult interleaved_plan() {
   RunResult r = launches_finishing_at({100, 100});
