@@ -183,6 +183,18 @@ std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunRes
   return "";
 }
 
+ShippedPlan shipped_plan(const std::string& workload, const std::string& policy, const std::string& interference) {
+  ShippedPlan out{sim::load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/" + workload + ".toml", "",
+                                             nullptr, "--gpu", ""),
+                  {}};
+  sim::RunOptions o;
+  o.policy = policy;
+  o.interference = interference;
+  sim::AloneTimeCache cache;
+  out.plan = sim::run_workload(out.loaded.workload, out.loaded.gpu, o, cache);
+  return out;
+}
+
 RunResult launches_finishing_at(const std::vector<TimeNs>& finish) {
   RunResult r;
   for (const TimeNs f : finish) {

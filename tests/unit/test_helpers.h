@@ -37,6 +37,15 @@ RunResult run_pair(TimeNs a_time, TimeNs b_time, const std::string& interference
 // Checks the engine invariants on a finished run; returns "" or the first violation.
 std::string check_invariants(const Workload& w, const GpuSpec& gpu, const RunResult& r);
 
+// A shipped workload (traces/workloads/NAME.toml) with its GPU, and its plan under `policy` (interference `none`
+// unless given), as the tests of plan cuts and samples take them.
+struct ShippedPlan {
+  sim::LoadedWorkload loaded;
+  RunResult plan;
+};
+ShippedPlan shipped_plan(const std::string& workload, const std::string& policy,
+                         const std::string& interference = "none");
+
 // A run of launches that finish at `finish` (the rest of each outcome default), for plans built by hand.
 RunResult launches_finishing_at(const std::vector<TimeNs>& finish);
 

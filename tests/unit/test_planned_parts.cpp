@@ -95,13 +95,7 @@ TEST(PlannedParts, BlocksInPiecesOrOnSeveralGpusAreNotCut) {
 TEST(PlannedParts, SpatialCutsValidateH100WhereItRepartitions) {
   // validate-h100 under spatial (interference none): sgemm has the GPU to itself until mriq's release, then half
   // (SMs 0-65) until stencil's; every block of every launch is in exactly one part, the parts in block order.
-  const auto loaded = load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/validate-h100.toml", "",
-                                            nullptr, "--gpu", "");
-  RunOptions o;
-  o.policy = "spatial";
-  o.interference = "none";
-  AloneTimeCache cache;
-  const RunResult plan = run_workload(loaded.workload, loaded.gpu, o, cache);
+  const auto [loaded, plan] = test::shipped_plan("validate-h100", "spatial");
   const auto p = planned_parts(plan);
   ASSERT_EQ(p.size(), 9u);
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -184,13 +178,7 @@ TEST(PlannedPieceParts, APartSoonAfterItsLaunchsPartBeforeJoinsIt) {
 }
 
 TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
-  const auto loaded = load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/validate-h100.toml", "",
-                                            nullptr, "--gpu", "");
-  RunOptions o;
-  o.policy = "chimera";
-  o.interference = "none";
-  AloneTimeCache cache;
-  const RunResult plan = run_workload(loaded.workload, loaded.gpu, o, cache);
+  const auto [loaded, plan] = test::shipped_plan("validate-h100", "chimera");
   const auto p = planned_piece_parts(plan);
   ASSERT_EQ(p.size(), plan.launches.size());
   std::vector<int> seen(plan.schedule.pieces.size(), 0);

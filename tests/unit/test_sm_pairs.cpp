@@ -125,13 +125,7 @@ TEST(SmPairs, ChimerasPlanOfValidateH200SpillsLessAndKeepsEveryPiece) {
   // chimera on validate-h200 (interference none) picks single SMs as they free up: with the plan's numbers nearly every
   // part's green context would hold SMs it was not given. Paired, the spill falls; every piece keeps its launch,
   // block, times and outcome, only its SM renumbered, one plan SM to one GPU SM.
-  const auto loaded = load_workload_and_gpu(std::string(GPUSCHED_TRACES_DIR) + "/workloads/validate-h200.toml", "",
-                                            nullptr, "--gpu", "");
-  RunOptions o;
-  o.policy = "chimera";
-  o.interference = "none";
-  AloneTimeCache cache;
-  const RunResult plan = run_workload(loaded.workload, loaded.gpu, o, cache);
+  const auto [loaded, plan] = test::shipped_plan("validate-h200", "chimera");
   std::vector<std::vector<int>> groups;
   for (int g = 0; g < loaded.gpu.sm_count / 2; ++g) groups.push_back({2 * g, 2 * g + 1});
   RunResult paired = plan;
