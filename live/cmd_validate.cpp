@@ -81,6 +81,8 @@ struct ValidateArgs {
   double part_merge_us = 10;    // parts of pieces: a part within this of its launch's part before joins it
   std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
+  std::string sample_parts =
+      "greatest";  // parts of pieces holding a planned sample: at the greatest priority or the launch's
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
   int repeat = 1;                  // the rows' repeat column
@@ -580,6 +582,7 @@ int validate_command(const ValidateArgs& a) {
       ExecutionResult ex;
       std::vector<std::vector<int>> sampled_on;  // natively: each planned sample's green context's SMs
       int cut_launches = 0, parts_issued = 0, confined_parts = 0, capped_parts = 0;  // natively in parts
+      int sample_parts_issued = 0;    // parts of pieces holding a planned sample, at the greatest priority
       std::string piece_part_levels;  // parts of pieces at priorities of their own: the levels they took
       std::string host_calls;         // the host's side of a run with parts
       if (fused) {
@@ -667,12 +670,20 @@ int validate_command(const ValidateArgs& a) {
             by_part = pp.priority;
             piece_part_levels = fmt::format("{} levels needed, {} parts short", pp.levels_needed, pp.clamped);
           }
+          // A part that holds only a launch's planned sample runs ahead of everything on its SM in the plan; at its
+          // launch's priority it waited for the grids beside it to run out of blocks (sim::sample_parts).
+          const auto samples =
+              a.sample_parts == "greatest" ? sim::sample_parts(predicted, piece_cut) : std::vector<std::vector<char>>{};
           std::size_t flat = 0;
           for (std::size_t i = 0; i < piece_cut.size(); ++i) {
             const int prio = priorities.empty() ? 0 : priorities[i];
             for (std::size_t j = 0; j < piece_cut[i].size(); ++j, ++flat) {
               const auto& part = piece_cut[i][j];
-              const cudaStream_t s = part_stream(part.sms, by_part.empty() ? prio : by_part.at(flat));
+              const bool sample = !samples.empty() && samples[i][j];
+              sample_parts_issued += sample ? 1 : 0;
+              const cudaStream_t s = part_stream(part.sms, sample            ? prio_greatest
+                                                           : by_part.empty() ? prio
+                                                                             : by_part.at(flat));
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               no.parts[i].push_back({s, piece_parts->first_entry(i, j), static_cast<int>(part.pieces.size()), issue,
                                      piece_parts->view(i, j)});
@@ -878,6 +889,9 @@ int validate_command(const ValidateArgs& a) {
             cut_launches, parts_issued, piece_cut.empty() ? "" : " of pieces (one worker per planned piece)",
             gate_parts ? "launched ahead behind a gate the host raises" : "issued", confined_parts);
       if (!piece_front_end.empty() && in_parts) fmt::print("  {}\n", piece_front_end);
+      if (sample_parts_issued)
+        fmt::print("  {} parts holding only a launch's planned sample, at the greatest priority\n",
+                   sample_parts_issued);
       if (!parts_variants.empty() && (native || !parts_fused.empty()))
         fmt::print("  the parts replayed in simulation (median / p90 of the turnarounds): {}\n", parts_variants);
       if (!parts_fused.empty() && fused) fmt::print("  {}\n", parts_fused);
@@ -1092,6 +1106,12 @@ void add_validate_command(CLI::App& app, int& result) {
                   "execution's origin (planned-end: where the plan preempts it, however late it started) or after "
                   "its planned duration from its own start (budget, as the fused worker does)")
       ->check(CLI::IsMember({"planned-end", "budget"}))
+      ->capture_default_str();
+  cmd->add_option("--sample-parts", a->sample_parts,
+                  "A plan that stops and resumes blocks, in parts: a part holding only a launch's planned sample "
+                  "(srtf-chimera's) runs at the greatest stream priority, as the plan runs it ahead of everything on "
+                  "its SM (greatest), or at its launch's priority (launch; docs/validation.md, \"Samples in parts\")")
+      ->check(CLI::IsMember({"greatest", "launch"}))
       ->capture_default_str();
   cmd->add_option("--sample-gate", a->sample_gate,
                   "With --green-samples: the rest of a sampled launch waits for all its sample blocks (all) or for "

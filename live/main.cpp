@@ -146,7 +146,26 @@ int occupancy_command() {
     }
   }
   fmt::print("occupancy: {} configurations compared on {}, {} differ\n", compared, gpu.name, differ);
-  return differ ? kExitCheckFailed : 0;
+  // The kernels the hardware places as the plan's blocks (a launch left to the hardware, a part of a plan that stops
+  // and resumes blocks) must hold as many blocks an SM as the recorded kernel at each size's shape: a kernel that holds
+  // fewer carries the plan out on fewer slots than it was planned on (mriq's part kernel with safe points held 7 where
+  // the recording holds 8, docs/validation.md "Safe points and samples").
+  int fewer = 0;
+  for (auto& k : suite)
+    for (const char* size : {"s1", "s2"}) {
+      const int threads = k->shape(size).threads;
+      const int recorded = k->occupancy(threads, 0);
+      const int placed = k->hardware_placed_occupancy(threads, 0), part = k->part_occupancy(threads, 0, false),
+                part_stops = k->part_occupancy(threads, 0, true);
+      if (std::min({placed, part, part_stops}) < recorded) {
+        ++fewer;
+        fmt::print("{} {} ({} threads): {} blocks/SM recorded, hardware-placed {}, part {}, part with safe points {}\n",
+                   k->name(), size, threads, recorded, placed, part, part_stops);
+      }
+    }
+  fmt::print("placed kernels: {} of {} kernel sizes hold fewer blocks an SM than the recorded kernel\n", fewer,
+             2 * suite.size());
+  return differ || fewer ? kExitCheckFailed : 0;
 }
 
 struct RecordArgs {

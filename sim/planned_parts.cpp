@@ -136,4 +136,22 @@ std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan) {
   return out;
 }
 
+std::vector<std::vector<char>> sample_parts(const RunResult& plan, const std::vector<std::vector<PlannedPieces>>& cut) {
+  const auto samples = planned_samples(plan);
+  std::vector<std::vector<char>> out(cut.size());
+  for (std::size_t i = 0; i < cut.size(); ++i) {
+    out[i].assign(cut[i].size(), 0);
+    if (i >= samples.size() || !samples[i]) continue;
+    const PlannedSample& sample = *samples[i];
+    for (std::size_t j = 0; j < cut[i].size(); ++j) {
+      const auto& pieces = cut[i][j].pieces;
+      out[i][j] = !pieces.empty() && std::all_of(pieces.begin(), pieces.end(), [&](std::size_t k) {
+        const BlockPiece& p = plan.schedule.pieces.at(k);
+        return p.block < sample.blocks && p.sm == sample.sm && p.start < sample.end;
+      });
+    }
+  }
+  return out;
+}
+
 }  // namespace gpusched::sim

@@ -254,6 +254,13 @@ class SuiteKernelBase : public SuiteKernel {
                                                                 static_cast<size_t>(dynamic_smem)));
     return n;
   }
+  int part_occupancy(int threads, int dynamic_smem, bool stops) const override {
+    int n = 0;
+    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &n, stops ? part_pieces_kernel<Body, true> : part_pieces_kernel<Body, false>, threads,
+        static_cast<size_t>(dynamic_smem)));
+    return n;
+  }
   KernelAttributes attributes() const override {
     cudaFuncAttributes a{};
     GPUSCHED_CUDA(cudaFuncGetAttributes(&a, instrumented_kernel<Body>));

@@ -115,6 +115,10 @@ class SuiteKernel {
   // Blocks per SM of the kernel that runs a launch whose placement is left to the hardware
   // (ExecQueues::hardware_placed).
   virtual int hardware_placed_occupancy(int threads, int dynamic_smem) const = 0;
+  // Blocks per SM of the kernel that runs one part of a plan that stops and resumes blocks (execute_part), with safe
+  // points (`stops`) or without. The hardware places its workers as the plan's blocks, so it must hold as many an SM as
+  // the recorded kernel (`gpusched-live occupancy-check` fails where it holds fewer).
+  virtual int part_occupancy(int threads, int dynamic_smem, bool stops) const = 0;
   // How a block can be stopped under the executor: -1, it has no safe point (it can only be drained); otherwise
   // it can be flushed and switched out at safe points, saving this many floats per thread.
   virtual int switch_values_per_thread() const = 0;

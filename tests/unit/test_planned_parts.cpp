@@ -2,7 +2,10 @@
 // contexts: hand-written plans, and spatial's plan of validate-h100.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/plan_adherence.h"
+#include "sim/launch_priorities.h"
 #include "sim/part_starts.h"
 #include "sim/planned_parts.h"
 #include "test_helpers.h"
@@ -194,6 +197,55 @@ TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
       }
   }
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+}
+
+// Two SMs. Launch 0 runs blocks 0-1 from t = 0; at 10 launch 1 takes SM 1 for its sample (block 0, [10, 50)):
+// launch 0's block 1 is switched out there and resumes at 50. Launch 1's blocks 1-2 run at 100 on both SMs.
+TEST(SampleParts, OnlyAPartHoldingNothingButALaunchsSampleIsOne) {
+  RunResult r = launches_finishing_at({100, 150});
+  r.schedule.pieces = {test::piece(0, 100, 0, 0, 0),   test::piece(0, 10, 0, 1, 1, PieceOutcome::SwitchedOut),
+                       test::piece(10, 50, 1, 0, 1),   test::piece(50, 100, 0, 1, 1, PieceOutcome::SwitchedIn),
+                       test::piece(100, 150, 1, 1, 0), test::piece(100, 150, 1, 2, 1)};
+  // Launch 0 has no sample: its blocks 0 and 1 start on two SMs before its first piece ends (10). Launch 1's sample is
+  // block 0 on SM 1: the only piece of it that starts before its first block ends (50), with blocks left for the rest.
+  const auto samples = planned_samples(r);
+  ASSERT_FALSE(samples[0]);
+  ASSERT_TRUE(samples[1]);
+  EXPECT_EQ(samples[1]->blocks, 1);
+  const auto cut = planned_piece_parts(r);
+  ASSERT_EQ(cut[1].size(), 2u);  // the sample at 10 on SM 1, blocks 1-2 at 100 on SMs 0-1
+  const auto flagged = sample_parts(r, cut);
+  ASSERT_EQ(flagged.size(), 2u);
+  EXPECT_TRUE(std::none_of(flagged[0].begin(), flagged[0].end(), [](char c) { return c != 0; }));
+  EXPECT_EQ(flagged[1], (std::vector<char>{1, 0}));
+  // Joined with the part after it (within 100 us), the sample is no longer a part of its own: nothing is flagged.
+  const auto joined = planned_piece_parts(r, 100);
+  ASSERT_EQ(joined[1].size(), 1u);
+  EXPECT_EQ(sample_parts(r, joined)[1], (std::vector<char>{0}));
+}
+
+// srtf-chimera samples each launch that arrives beside a running one on one SM; in validate-h200's plan, cut as
+// validate cuts it (parts within 10 us joined), each part flagged holds the first pieces of its launch's blocks 0..k-1
+// on one SM, and it is its launch's first part.
+TEST(SampleParts, SrtfChimerasSamplesOnValidateH200) {
+  const auto [loaded, plan] = test::shipped_plan("validate-h200", "srtf-chimera");
+  const auto cut = planned_piece_parts(plan, 10'000);
+  const auto flagged = sample_parts(plan, cut);
+  const auto samples = planned_samples(plan);
+  int count = 0;
+  for (std::size_t i = 0; i < cut.size(); ++i)
+    for (std::size_t j = 0; j < cut[i].size(); ++j) {
+      if (!flagged[i][j]) continue;
+      ++count;
+      EXPECT_EQ(j, 0u);
+      ASSERT_TRUE(samples[i]);
+      for (const std::size_t k : cut[i][j].pieces) {
+        EXPECT_LT(plan.schedule.pieces[k].block, samples[i]->blocks);
+        EXPECT_EQ(plan.schedule.pieces[k].sm, samples[i]->sm);
+      }
+      EXPECT_EQ(cut[i][j].sms.size(), 1u);
+    }
+  EXPECT_GE(count, 3);  // a sample part for most of the eight launches after sgemm
 }
 
 // The rows `gpusched as-priorities --parts-csv` writes: each planned piece with its part, by launch, part and start.
