@@ -155,12 +155,16 @@ int occupancy_command() {
     for (const char* size : {"s1", "s2"}) {
       const int threads = k->shape(size).threads;
       const int recorded = k->occupancy(threads, 0);
+      // Parts with safe points run only for kernels that have them: the plans drain the others, whose pieces then
+      // each run their block whole and claim nothing (parts_needing_claims).
+      const bool stoppable = k->switch_values_per_thread() >= 0;
       const int placed = k->hardware_placed_occupancy(threads, 0), part = k->part_occupancy(threads, 0, false),
-                part_stops = k->part_occupancy(threads, 0, true);
+                part_stops = stoppable ? k->part_occupancy(threads, 0, true) : recorded;
       if (std::min({placed, part, part_stops}) < recorded) {
         ++fewer;
         fmt::print("{} {} ({} threads): {} blocks/SM recorded, hardware-placed {}, part {}, part with safe points {}\n",
-                   k->name(), size, threads, recorded, placed, part, part_stops);
+                   k->name(), size, threads, recorded, placed, part,
+                   stoppable ? std::to_string(part_stops) : std::string("-"));
       }
     }
   fmt::print("placed kernels: {} of {} kernel sizes hold fewer blocks an SM than the recorded kernel\n", fewer,
