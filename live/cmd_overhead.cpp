@@ -2,6 +2,9 @@
 // the executor runs a kernel alone (placed by the hardware, plan.h) and with per-SM queues (what a launch sharing
 // the GPU pays). Each repeat times a batch of back-to-back launches (about 2 ms worth, as the recording's cost
 // measurement): plain launches, or executor grids each with its own fresh queues (so no reset sits between them).
+// It also times the kernel as one part of a plan in pieces runs it (part_pieces_kernel: one worker per block, each
+// counted done for a waiting launch), with and without the claims a plan that stops blocks makes: what each piece of
+// such a plan pays over a plain block.
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
@@ -68,8 +71,11 @@ int overhead_command(const OverheadArgs& a) {
   const auto names = suite_kernel_names(a.kernels);
   cudaStream_t stream;
   GPUSCHED_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  fmt::print("{:<13} {:>6} {:>5} {:>10} | {:>5} {:>10} {:>8} | {:>5} {:>10} {:>8} | {:>5}\n", "kernel", "blocks", "/SM",
-             "plain", "/SM", "executor", "overhead", "/SM", "queues", "overhead", "batch");
+  std::uint32_t* done_count = nullptr;  // the parts' done count (what a waiting launch's stream would wait for)
+  GPUSCHED_CUDA(cudaMalloc(&done_count, sizeof(std::uint32_t)));
+  fmt::print("{:<13} {:>6} {:>5} {:>10} | {:>5} {:>10} {:>8} | {:>5} {:>10} {:>8} | {:>5} {:>8} {:>8} | {:>5}\n",
+             "kernel", "blocks", "/SM", "plain", "/SM", "executor", "overhead", "/SM", "queues", "overhead", "/SM",
+             "part", "claims", "batch");
   double worst = 0, worst_queues = 0;
   for (const auto& name : names) {
     auto k = make_suite_kernel(name);
@@ -94,12 +100,29 @@ int overhead_command(const OverheadArgs& a) {
       if (hardware) q->place_by_hardware(placed);
       return q;
     };
-    enum Way { Plain, Placed, Queues };
+    // One part of a plan in pieces (part_pieces_kernel), one worker per block in block order (worker w runs entry w;
+    // the queues' SM-after-SM order would cost kernels that share data between neighbouring blocks, stencil-s2 +29 %),
+    // each counting itself done for a waiting launch; with claims (a plan that stops blocks) or without (each piece
+    // its block's only one).
+    LaunchQueues in_block_order = placed;
+    std::sort(in_block_order.entries.begin(), in_block_order.entries.end(),
+              [](const ExecEntry& x, const ExecEntry& y) { return x.block < y.block; });
+    auto make_part = [&](bool claims) {
+      auto q =
+          std::make_unique<DeviceQueues>(in_block_order, shape.blocks, shape.threads, k->switch_values_per_thread());
+      q->view().claims = claims ? 1 : 0;
+      q->view().done = done_count;
+      return q;
+    };
+    enum Way { Plain, Placed, Queues, Part, PartClaims, kWays };
     BatchTimer timer(stream, a.timeout_s, k->name());
     auto time_batch = [&](Way way, int n, std::vector<std::unique_ptr<DeviceQueues>>* fresh) {
       return timer.ms_per_launch(n, [&](int j) {
         if (way == Plain)
           k->launch(shape, 0, nullptr, stream);
+        else if (way == Part || way == PartClaims)
+          k->execute_part((*fresh)[static_cast<std::size_t>(j)]->view(), static_cast<int>(placed.entries.size()), 0,
+                          stream);
         else
           k->execute((*fresh)[static_cast<std::size_t>(j)]->view(), way == Placed ? placed_grid : queue_grid, 0,
                      stream);
@@ -107,21 +130,23 @@ int overhead_command(const OverheadArgs& a) {
     };
     const double one = time_batch(Plain, 1, nullptr);
     const int batch = launches_per_batch(one, 50);
-    std::vector<double> times[3];
+    std::vector<double> times[kWays];
     for (int i = 0; i < a.repeats; ++i) {
-      std::vector<std::unique_ptr<DeviceQueues>> fresh[3];  // allocated outside the timed batches
+      std::vector<std::unique_ptr<DeviceQueues>> fresh[kWays];  // allocated outside the timed batches
       for (int j = 0; j < batch; ++j) {
         fresh[Placed].push_back(make_queues(true));
         fresh[Queues].push_back(make_queues(false));
+        fresh[Part].push_back(make_part(false));
+        fresh[PartClaims].push_back(make_part(true));
       }
       GPUSCHED_CUDA(cudaDeviceSynchronize());
-      // The order of the three rotates from repeat to repeat.
-      for (int w = 0; w < 3; ++w) {
-        const Way way = static_cast<Way>((i + w) % 3);
+      // The order of the ways rotates from repeat to repeat.
+      for (int w = 0; w < kWays; ++w) {
+        const Way way = static_cast<Way>((i + w) % kWays);
         times[way].push_back(time_batch(way, batch, &fresh[way]));
       }
       // Every block ran: each entry has its record (a grid whose workers missed an SM would leave some unrun).
-      for (const Way way : {Placed, Queues})
+      for (const Way way : {Placed, Queues, Part, PartClaims})
         for (const auto& q : fresh[way])
           for (const auto& r : q->records())
             if (r.outcome != static_cast<std::uint32_t>(ExecOutcome::Completed))
@@ -144,14 +169,20 @@ int overhead_command(const OverheadArgs& a) {
                         summarize(q->records(), sms));
       }
     }
-    const double plain = median(times[Plain]), executor = median(times[Placed]), queued = median(times[Queues]);
+    const double plain = median(times[Plain]), executor = median(times[Placed]), queued = median(times[Queues]),
+                 part = median(times[Part]), part_claims = median(times[PartClaims]);
     worst = std::max(worst, executor / plain - 1.0);
     worst_queues = std::max(worst_queues, queued / plain - 1.0);
-    fmt::print("{:<13} {:>6} {:>5} {:>8.4f}ms | {:>5} {:>8.4f}ms {:>+7.2f}% | {:>5} {:>8.4f}ms {:>+7.2f}% | {:>5}\n",
-               name, shape.blocks, plain_res, plain, by_hardware ? fmt::format("{}", placed_res) : "queue", executor,
-               100 * (executor / plain - 1.0), queue_res, queued, 100 * (queued / plain - 1.0), batch);
+    fmt::print(
+        "{:<13} {:>6} {:>5} {:>8.4f}ms | {:>5} {:>8.4f}ms {:>+7.2f}% | {:>5} {:>8.4f}ms {:>+7.2f}% | {:>5} {:>+7.2f}% "
+        "{:>+7.2f}% | {:>5}\n",
+        name, shape.blocks, plain_res, plain, by_hardware ? fmt::format("{}", placed_res) : "queue", executor,
+        100 * (executor / plain - 1.0), queue_res, queued, 100 * (queued / plain - 1.0),
+        k->part_occupancy(shape.threads, 0, true), 100 * (part / plain - 1.0), 100 * (part_claims / plain - 1.0),
+        batch);
   }
   cudaStreamDestroy(stream);
+  cudaFree(done_count);
   fmt::print(
       "size {}, median of {} batches each; largest overhead {:+.2f}% (a kernel alone: placed by the hardware), "
       "{:+.2f}% with per-SM queues\n",

@@ -252,13 +252,34 @@ __device__ inline void run_block_stamped(const typename Body::Args& args, int bl
   }
 }
 
+// A release fence at GPU scope: the writes before it (the calling thread's, and those a block barrier ordered before
+// it) are visible GPU-wide before any write after it. __threadfence() is fence.sc.gpu, a sequentially consistent fence
+// that also waits on a GPU-wide ordering; release (and acquire) patterns need only fence.acq_rel. Measured alone on the
+// H200, a part's worker counting itself done behind __threadfence() in every warp cost histogram-s2 +27 % and
+// stencil-s2 +30 % over its plain launch (`gpusched-live overhead`'s part column; docs/validation.md, "What a piece
+// costs").
+__device__ __forceinline__ void release_fence() {
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+}
+
 // Counts the block that calls it (every thread of it, at its end) in `done`, after every thread's writes, so that a
-// stream waiting for the count (cuStreamWaitValue32, run_native) runs after them. Nothing when `done` is null.
+// stream waiting for the count (cuStreamWaitValue32, run_native) runs after them. Nothing when `done` is null. Thread 0
+// alone fences after the barrier: its fence covers what the other threads wrote before the barrier (cumulativity, as
+// cooperative groups' grid sync relies on), and the other threads leave at once.
 __device__ inline void count_block_done(std::uint32_t* done) {
   if (!done) return;
-  __threadfence();
   __syncthreads();
-  if (threadIdx.x == 0) atomicAdd(done, 1u);
+  if (threadIdx.x == 0) {
+    release_fence();
+    atomicAdd(done, 1u);
+  }
+}
+
+// The same where a block barrier already follows every thread's writes. `fenced`: thread 0 has fenced since.
+__device__ inline void count_block_done_after_barrier(std::uint32_t* done, bool fenced = false) {
+  if (!done || threadIdx.x != 0) return;
+  if (!fenced) release_fence();
+  atomicAdd(done, 1u);
 }
 
 template <class Body>
@@ -277,8 +298,8 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
   if constexpr (!Stops) {  // every piece runs its block whole: stamped as hardware_placed_kernel stamps
     const int block = q.part_first_block >= 0 ? q.part_first_block + static_cast<int>(blockIdx.x)
                                               : __ldg(&q.entries[blockIdx.x].block);
-    run_block_stamped<Body>(args, block, &q.records[blockIdx.x]);
-    count_block_done(q.done);
+    run_block_stamped<Body>(args, block, &q.records[blockIdx.x]);  // its barrier follows the body's writes
+    count_block_done_after_barrier(q.done);
     return;
   }
   __shared__ int s_go, s_resume, s_restored, s_stop, s_step;
@@ -294,7 +315,7 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
         q.records[blockIdx.x] = ExecRecord{now, now, sm, static_cast<std::uint32_t>(ExecOutcome::Skipped)};
         go = 0;
       } else {
-        __threadfence();  // a switched-out block's saved values are read after its state
+        release_fence();  // a switched-out block's saved values are read after its state (acquire)
         restored = state == kBlockSaved;
         resume = restored ? q.saved_step[en.block] : 0;
       }
@@ -316,8 +337,8 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
     s_stop_at = stop_at;
   }
   __syncthreads();
-  if (!s_go) {
-    count_block_done(q.done);
+  if (!s_go) {  // nothing written
+    count_block_done_after_barrier(q.done);
     return;
   }
   if constexpr (Stops) {
@@ -337,12 +358,13 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
     const ExecOutcome outcome = piece_outcome(s_stop, en.kind, s_restored, end >= s_stop_at, &state);
     if (outcome == ExecOutcome::SwitchedOut) q.saved_step[en.block] = s_step;
     q.records[blockIdx.x] = ExecRecord{s_start, end, sm, static_cast<std::uint32_t>(outcome)};
-    if (Stops && q.claims) {
-      __threadfence();  // saved values and step before the state that publishes them
-      atomicExch(&q.block_state[en.block], state);
-    }
+    // Saved values and step before the state that publishes them. Done or fresh again publishes nothing a later piece
+    // reads (it is skipped, or runs the block afresh from a safe point before the block's first write).
+    const bool fence = Stops && q.claims && state == kBlockSaved;
+    if (fence) release_fence();
+    if (Stops && q.claims) atomicExch(&q.block_state[en.block], state);
+    count_block_done_after_barrier(q.done, fence);  // the barrier above follows the body's writes
   }
-  count_block_done(q.done);
 }
 
 }  // namespace gpusched::live
