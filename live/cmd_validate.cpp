@@ -1110,7 +1110,7 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--sample-parts", a->sample_parts,
                   "A plan that stops and resumes blocks, in parts: a part holding only a launch's planned sample "
                   "(srtf-chimera's) runs at the greatest stream priority, as the plan runs it ahead of everything on "
-                  "its SM (greatest), or at its launch's priority (launch; docs/validation.md, \"Samples in parts\")")
+                  "its SM (greatest), or at its launch's priority (launch; docs/validation.md, \"Safe points, samples and what a piece costs\")")
       ->check(CLI::IsMember({"greatest", "launch"}))
       ->capture_default_str();
   cmd->add_option("--sample-gate", a->sample_gate,

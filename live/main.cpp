@@ -149,7 +149,7 @@ int occupancy_command() {
   // The kernels the hardware places as the plan's blocks (a launch left to the hardware, a part of a plan that stops
   // and resumes blocks) must hold as many blocks an SM as the recorded kernel at each size's shape: a kernel that holds
   // fewer carries the plan out on fewer slots than it was planned on (mriq's part kernel with safe points held 7 where
-  // the recording holds 8, docs/validation.md "Safe points and samples").
+  // the recording holds 8, docs/validation.md "Safe points, samples and what a piece costs").
   int fewer = 0;
   for (auto& k : suite)
     for (const char* size : {"s1", "s2"}) {

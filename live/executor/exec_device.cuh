@@ -253,10 +253,10 @@ __device__ inline void run_block_stamped(const typename Body::Args& args, int bl
 }
 
 // A release fence at GPU scope: the writes before it (the calling thread's, and those a block barrier ordered before
-// it) are visible GPU-wide before any write after it. __threadfence() is fence.sc.gpu, a sequentially consistent fence
-// that also waits on a GPU-wide ordering; release (and acquire) patterns need only fence.acq_rel. Measured alone on the
-// H200, a part's worker counting itself done behind __threadfence() in every warp cost histogram-s2 +27 % and
-// stencil-s2 +30 % over its plain launch (`gpusched-live overhead`'s part column; docs/validation.md, "What a piece
+// it) are visible GPU-wide before any write after it. __threadfence() is fence.sc.gpu; release and acquire patterns
+// need only fence.acq_rel (on the H200 the two cost the same here). What cost was a fence in every warp: counting a
+// part's worker done behind one fence by thread 0 instead took histogram-s2 as a part from +26.9 to +17.7 % over its
+// plain launch (`gpusched-live overhead`'s part column; docs/validation.md, "Safe points, samples and what a piece
 // costs").
 __device__ __forceinline__ void release_fence() {
   asm volatile("fence.acq_rel.gpu;" ::: "memory");
