@@ -532,7 +532,8 @@ int validate_command(const ValidateArgs& a) {
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && !blocks_whole &&
           (a.green_parts || a.executor == "auto")) {
         const auto merge_within = static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3));
-        piece_cut = sim::planned_piece_parts(predicted, merge_within);
+        std::size_t uncut = 0;  // the parts before joining, for the report
+        piece_cut = sim::planned_piece_parts(predicted, merge_within, &uncut);
         std::size_t parts = 0;
         std::vector<TimeNs> release;  // each part's issue time, as the parts are issued below
         for (std::size_t i = 0; i < piece_cut.size(); ++i)
@@ -542,8 +543,6 @@ int validate_command(const ValidateArgs& a) {
           }
         if (parts > 0) {
           if (merge_within > 0) {
-            std::size_t uncut = 0;
-            for (const auto& c : sim::planned_piece_parts(predicted)) uncut += c.size();
             piece_front_end = fmt::format(
                 "the plan's {} parts, each joined by those of its launch starting within "
                 "{:g} us after it: {}",

@@ -42,7 +42,8 @@ std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan) {
   return out;
 }
 
-std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, TimeNs merge_within) {
+std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, TimeNs merge_within,
+                                                            std::size_t* unjoined) {
   const std::size_t n = plan.launches.size();
   std::vector<std::vector<PlannedPieces>> out(n);
   const auto& pieces = plan.schedule.pieces;
@@ -73,8 +74,11 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
   std::sort(instants.begin(), instants.end());
   instants.erase(std::unique(instants.begin(), instants.end()), instants.end());
   const auto epoch = [&](TimeNs t) { return std::upper_bound(instants.begin(), instants.end(), t) - instants.begin(); };
+  if (unjoined) *unjoined = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto& s = of[i];
+    bool counted_one = false;            // the launch has a part as merge_within 0 cuts it
+    std::vector<int> last_unjoined_sms;  // that part's SMs
     for (std::size_t k = 0; k < s.size();) {
       const auto e = epoch(pieces[s[k]].start);
       PlannedPieces part;
@@ -85,6 +89,11 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
       }
       std::sort(part.sms.begin(), part.sms.end());
       part.sms.erase(std::unique(part.sms.begin(), part.sms.end()), part.sms.end());
+      if (!counted_one || last_unjoined_sms != part.sms) {  // merge_within 0 merges only parts on the same SMs
+        if (unjoined) ++*unjoined;
+        last_unjoined_sms = part.sms;
+        counted_one = true;
+      }
       auto& parts = out[i];
       if (!parts.empty() && (parts.back().sms == part.sms || part.start - parts.back().start < merge_within)) {
         auto& into = parts.back();

@@ -49,7 +49,9 @@ struct PlannedPieces {
 // and the cut has parts of a few pieces a few microseconds apart; the GPU starts at most one grid about every 2 us
 // (docs/validation.md, "Grids the GPU starts a second"), so such parts queue behind each other. Joined, a piece may
 // start up to `merge_within` before its planned start, on an SM of its launch's part before.
-std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, TimeNs merge_within = 0);
+// `unjoined`, where given, is set to the number of parts the cut has with merge_within 0 (validate reports both).
+std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, TimeNs merge_within = 0,
+                                                            std::size_t* unjoined = nullptr);
 
 // Per launch and part of a cut of pieces: whether the part holds only the launch's planned sample (planned_samples:
 // the blocks a plan that samples runs on one SM before the launch runs anywhere else, srtf-chimera's). Stream

@@ -172,7 +172,9 @@ TEST(PlannedPieceParts, APartSoonAfterItsLaunchsPartBeforeJoinsIt) {
   EXPECT_EQ(p[0][1].pieces, (std::vector<std::size_t>{4}));
   EXPECT_EQ(p[0][1].start, 100);
   // Within 101: all three are one part. Launch 1 has one part whatever the window.
-  const auto all = planned_piece_parts(r, 101);
+  std::size_t unjoined = 0;
+  const auto all = planned_piece_parts(r, 101, &unjoined);
+  EXPECT_EQ(unjoined, 4u);  // unjoined: launch 0's three parts and launch 1's one
   ASSERT_EQ(all[0].size(), 1u);
   EXPECT_EQ(all[0][0].pieces, (std::vector<std::size_t>{0, 1, 3, 4}));
   EXPECT_EQ(all[0][0].sms, (std::vector<int>{0, 1}));
@@ -183,6 +185,14 @@ TEST(PlannedPieceParts, APartSoonAfterItsLaunchsPartBeforeJoinsIt) {
 TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
   const auto [loaded, plan] = test::shipped_plan("validate-h100", "chimera");
   const auto p = planned_piece_parts(plan);
+  // The count of parts before joining that a joined cut reports is the unjoined cut's.
+  std::size_t parts = 0, unjoined = 0;
+  for (const auto& c : p) parts += c.size();
+  const auto joined = planned_piece_parts(plan, 10'000, &unjoined);
+  EXPECT_EQ(unjoined, parts);
+  std::size_t joined_parts = 0;
+  for (const auto& c : joined) joined_parts += c.size();
+  EXPECT_LT(joined_parts, parts);
   ASSERT_EQ(p.size(), plan.launches.size());
   std::vector<int> seen(plan.schedule.pieces.size(), 0);
   for (std::size_t i = 0; i < p.size(); ++i) {
