@@ -81,8 +81,7 @@ struct ValidateArgs {
   double part_merge_us = 10;    // parts of pieces: a part within this of its launch's part before joins it
   std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
-  std::string sample_parts =
-      "greatest";  // parts of pieces holding a planned sample: at the greatest priority or the launch's
+  std::string sample_parts = "greatest";  // parts of pieces holding only a planned sample: greatest or launch
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
   int repeat = 1;                  // the rows' repeat column
@@ -1109,7 +1108,8 @@ void add_validate_command(CLI::App& app, int& result) {
   cmd->add_option("--sample-parts", a->sample_parts,
                   "A plan that stops and resumes blocks, in parts: a part holding only a launch's planned sample "
                   "(srtf-chimera's) runs at the greatest stream priority, as the plan runs it ahead of everything on "
-                  "its SM (greatest), or at its launch's priority (launch; docs/validation.md, \"Safe points, samples and what a piece costs\")")
+                  "its SM (greatest), or at its launch's priority (launch; docs/validation.md, \"Safe points, samples "
+                  "and what a piece costs\")")
       ->check(CLI::IsMember({"greatest", "launch"}))
       ->capture_default_str();
   cmd->add_option("--sample-gate", a->sample_gate,
