@@ -262,24 +262,21 @@ __device__ __forceinline__ void release_fence() {
   asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }
 
-// Counts the block that calls it (every thread of it, at its end) in `done`, after every thread's writes, so that a
-// stream waiting for the count (cuStreamWaitValue32, run_native) runs after them. Nothing when `done` is null. Thread 0
-// alone fences after the barrier: its fence covers what the other threads wrote before the barrier (cumulativity, as
-// cooperative groups' grid sync relies on), and the other threads leave at once.
-__device__ inline void count_block_done(std::uint32_t* done) {
-  if (!done) return;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    release_fence();
-    atomicAdd(done, 1u);
-  }
-}
-
-// The same where a block barrier already follows every thread's writes. `fenced`: thread 0 has fenced since.
+// Counts the block in `done` where a block barrier already follows every thread's writes, so that a stream waiting for
+// the count (cuStreamWaitValue32, run_native) runs after them. Nothing when `done` is null. Thread 0 alone fences: its
+// fence after the barrier covers what the other threads wrote before it (cumulativity, as cooperative groups' grid sync
+// relies on), and the other threads leave at once. `fenced`: thread 0 has fenced since the barrier.
 __device__ inline void count_block_done_after_barrier(std::uint32_t* done, bool fenced = false) {
   if (!done || threadIdx.x != 0) return;
   if (!fenced) release_fence();
   atomicAdd(done, 1u);
+}
+
+// The same at a block's end (every thread of it calls it), the barrier included.
+__device__ inline void count_block_done(std::uint32_t* done) {
+  if (!done) return;
+  __syncthreads();
+  count_block_done_after_barrier(done);
 }
 
 template <class Body>

@@ -242,24 +242,14 @@ class SuiteKernelBase : public SuiteKernel {
     return {a.numRegs, static_cast<int>(a.sharedSizeBytes), a.maxThreadsPerBlock, static_cast<int>(a.localSizeBytes)};
   }
   int executor_occupancy(int threads, int dynamic_smem, bool stops) const override {
-    int n = 0;
-    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &n, stops ? executor_kernel<Body, true> : executor_kernel<Body, false>, threads,
-        static_cast<size_t>(dynamic_smem)));
-    return n;
+    return blocks_per_sm(stops ? executor_kernel<Body, true> : executor_kernel<Body, false>, threads, dynamic_smem);
   }
   int hardware_placed_occupancy(int threads, int dynamic_smem) const override {
-    int n = 0;
-    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, hardware_placed_kernel<Body>, threads,
-                                                                static_cast<size_t>(dynamic_smem)));
-    return n;
+    return blocks_per_sm(hardware_placed_kernel<Body>, threads, dynamic_smem);
   }
   int part_occupancy(int threads, int dynamic_smem, bool stops) const override {
-    int n = 0;
-    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &n, stops ? part_pieces_kernel<Body, true> : part_pieces_kernel<Body, false>, threads,
-        static_cast<size_t>(dynamic_smem)));
-    return n;
+    return blocks_per_sm(stops ? part_pieces_kernel<Body, true> : part_pieces_kernel<Body, false>, threads,
+                         dynamic_smem);
   }
   KernelAttributes attributes() const override {
     cudaFuncAttributes a{};
@@ -267,10 +257,7 @@ class SuiteKernelBase : public SuiteKernel {
     return {a.numRegs, static_cast<int>(a.sharedSizeBytes), a.maxThreadsPerBlock, static_cast<int>(a.localSizeBytes)};
   }
   int occupancy(int threads, int dynamic_smem) const override {
-    int n = 0;
-    GPUSCHED_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, instrumented_kernel<Body>, threads,
-                                                                static_cast<size_t>(dynamic_smem)));
-    return n;
+    return blocks_per_sm(instrumented_kernel<Body>, threads, dynamic_smem);
   }
   void allow_dynamic_smem(int bytes) override {
     // `bytes` is what the instrumented kernel can take; a variant with more static shared memory gets what is
@@ -302,6 +289,16 @@ class SuiteKernelBase : public SuiteKernel {
     set(hardware_placed_kernel<Body>);
     set(part_pieces_kernel<Body, true>);
     set(part_pieces_kernel<Body, false>);
+  }
+
+  // Blocks of `kernel` an SM holds at this block size and dynamic shared memory
+  // (cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+  template <class Kernel>
+  static int blocks_per_sm(Kernel kernel, int threads, int dynamic_smem) {
+    int n = 0;
+    GPUSCHED_CUDA(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, static_cast<size_t>(dynamic_smem)));
+    return n;
   }
 
  protected:

@@ -23,7 +23,7 @@ namespace {
 // release and the block the plan hands their slot over from in the replay (the start delay validate measures of an
 // execution in parts, PartsWay::start_delays_us). With the model exact, what the hardware's placement of the parts
 // does to them.
-std::string part_starts_text(const RunResult& plan, const sim::PartsWay& way) {
+std::string part_starts_text(const sim::PlanPartIndex& plan, const sim::PartsWay& way) {
   const std::vector<double> offsets =
       sim::part_start_delays_us(sim::part_starts(plan, way.replay.in_workload.schedule));
   if (offsets.empty()) return "";
@@ -131,6 +131,7 @@ void add_as_priorities_command(CLI::App& app) {
           auto ways = sim::replay_parts_ways(w, loaded.gpu, plan, cut, o, a->levels, alone);
           const auto& q = ways[0].replay;
           const auto by_part = sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels);
+          const sim::PlanPartIndex plan_parts(plan);  // the plan's side of every printed way's part starts
           auto print_way = [&](const std::string& label, const sim::PartsWay& way) {
             const auto& c = way.replay;
             const auto& g = c.turnaround_err_pct;
@@ -138,7 +139,7 @@ void add_as_priorities_command(CLI::App& app) {
             fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}  {}{}\n", label,
                        by ? fmt::format("{}", by_part.levels_needed) : "", by ? fmt::format("{}", by_part.clamped) : "",
                        sim::nearest_rank_pct(g, 0.5), sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
-                       format_duration(c.replay.metrics.makespan), part_starts_text(plan, way),
+                       format_duration(c.replay.metrics.makespan), part_starts_text(plan_parts, way),
                        c.same_finish_order ? "" : "; finishes in another order");
           };
           print_way(fmt::format("  {} parts", parts), ways[0]);
