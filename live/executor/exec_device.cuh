@@ -51,6 +51,7 @@ struct ExecContext {
   }
   // A safe point before loop step `step`: every thread of the block calls it (it has barriers). True when the
   // block must stop now; a switched-out block then saves its values with save() and returns.
+  static constexpr bool kCanStop = true;
   __device__ bool should_stop(int step) const {
     if (stop_at == ~0ull) return false;  // the same for every thread: no barrier is reached
     sync();                              // every thread has read the previous verdict

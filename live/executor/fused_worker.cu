@@ -35,6 +35,7 @@ struct FusedPlainContext {
   __device__ void mark_not_idempotent() const {}
   __device__ static constexpr int resume_step() { return 0; }
   __device__ static constexpr float restore(int, float fresh) { return fresh; }
+  static constexpr bool kCanStop = false;  // should_stop() is always false: bodies may keep their plain loops
   __device__ static constexpr bool should_stop(int) { return false; }
   __device__ static constexpr void save(int, float) {}
 };

@@ -24,6 +24,7 @@ struct BlockContext {
   // Outside the executor a block is never stopped (ExecContext): constants, so these builds are unchanged.
   __device__ static constexpr int resume_step() { return 0; }
   __device__ static constexpr float restore(int, float fresh) { return fresh; }
+  static constexpr bool kCanStop = false;  // should_stop() is always false: bodies may keep their plain loops
   __device__ static constexpr bool should_stop(int) { return false; }
   __device__ static constexpr void save(int, float) {}
   // The block's threads: all of them are the kernel's (the fused worker's blocks may be wider: ExecContext).

@@ -20,47 +20,59 @@ struct MriqBody {
     const float* kspace = nullptr;  // kx, ky, kz, phi per sample
     float* q = nullptr;             // re, im per voxel
   };
-  // Safe points before each chunk of samples and every kStepSamples samples within it; a switched-out block saves its
-  // two partial sums. A chunk is half a block: with a safe point only before each chunk, a block asked to stop ran on
-  // for up to half its time (25-54 us on the H100, docs/validation.md "Preemption on the GPU"), where the plan's
-  // switch and flush take a few. Outside the executor resume_step() and should_stop() are constants and the loops
-  // compile as before.
+  // A safe point before every kStepSamples samples (16 a block); a switched-out block saves its two partial sums.
+  // With a safe point only before each chunk of 256 samples, a block asked to stop ran on for up to half its time
+  // (25-54 us on the H100, docs/validation.md "Preemption on the GPU"), where the plan's switch and flush take a few.
+  // Contexts that never stop a block (plain and recording launches, Ctx::kCanStop false) keep the loops they had, so
+  // those kernels compile exactly as the recordings were made. The variant with safe points runs each step's samples
+  // as a loop of its own, unrolled as the plain loop is: with the step's test inside the sample loop it did not
+  // unroll and ran 8 % slower than the plain body (docs/validation.md, "Safe points off the sample loop").
   static constexpr int kSwitchValues = 2;
   static constexpr int kStepSamples = 32;
   static constexpr int kStepsPerChunk = kThreads / kStepSamples;
+  static constexpr int kSteps = kSamples / kStepSamples;
   template <class Ctx>
   static __device__ void block(const Args& g, const Ctx& ctx) {
     __shared__ float4 ks[kThreads];
     const std::size_t v = static_cast<std::size_t>(ctx.block) * blockDim.x + threadIdx.x;
     const float x = g.voxels[3 * v], y = g.voxels[3 * v + 1], z = g.voxels[3 * v + 2];
     float re = ctx.restore(0, 0.0f), im = ctx.restore(1, 0.0f);
-    const int resume = ctx.resume_step();
-    for (int c = resume / kStepsPerChunk * kThreads; c < kSamples; c += kThreads) {
-      const int chunk_step = c / kThreads * kStepsPerChunk;
-      // safe point: q not written yet; the two sums (and the step) are the loop's state. A block resumed within a
-      // chunk reloads its samples and starts at its step.
-      const int first_j = chunk_step < resume ? (resume - chunk_step) * kStepSamples : 0;
-      if (ctx.should_stop(chunk_step + first_j / kStepSamples)) {
-        ctx.save(0, re);
-        ctx.save(1, im);
-        return;
-      }
+    const auto sample = [&](int j) {
+      const float4 s = ks[j];
+      float sn, cs;
+      sincosf(6.283185307f * (s.x * x + s.y * y + s.z * z), &sn, &cs);
+      re += s.w * cs;
+      im += s.w * sn;
+    };
+    const auto load_chunk = [&](int c) {
       const int k = c + static_cast<int>(threadIdx.x);
       ks[threadIdx.x] = make_float4(g.kspace[4 * k], g.kspace[4 * k + 1], g.kspace[4 * k + 2], g.kspace[4 * k + 3]);
       __syncthreads();
-      for (int j = first_j; j < kThreads; ++j) {
-        if (j != first_j && j % kStepSamples == 0 && ctx.should_stop(chunk_step + j / kStepSamples)) {
-          ctx.save(0, re);  // every thread leaves here together: no thread waits at the barrier below
+    };
+    if constexpr (!Ctx::kCanStop) {
+      for (int c = 0; c < kSamples; c += kThreads) {
+        load_chunk(c);
+        for (int j = 0; j < kThreads; ++j) sample(j);
+        __syncthreads();
+      }
+    } else {
+      // A safe point before each run of kStepSamples samples. The runs are loops of their own: a test of the step
+      // inside the sample loop kept it from unrolling.
+      const int resume = ctx.resume_step();
+      for (int step = resume; step < kSteps; ++step) {
+        if (ctx.should_stop(step)) {
+          ctx.save(0, re);  // every thread leaves here together: no thread waits at a barrier below
           ctx.save(1, im);
           return;
         }
-        const float4 s = ks[j];
-        float sn, cs;
-        sincosf(6.283185307f * (s.x * x + s.y * y + s.z * z), &sn, &cs);
-        re += s.w * cs;
-        im += s.w * sn;
+        const int j0 = step % kStepsPerChunk * kStepSamples;
+        if (j0 == 0 || step == resume) {  // a chunk's first run, or a block resumed within it: (re)load its samples
+          if (step != resume) __syncthreads();  // every thread is done with the previous chunk's samples
+          load_chunk(step / kStepsPerChunk * kThreads);
+        }
+#pragma unroll 2
+        for (int j = j0; j < j0 + kStepSamples; ++j) sample(j);
       }
-      __syncthreads();
     }
     g.q[2 * v] = re;
     g.q[2 * v + 1] = im;
