@@ -82,6 +82,7 @@ struct ValidateArgs {
   std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string sample_parts = "greatest";  // parts of pieces holding only a planned sample: greatest or launch
+  std::string parts_after_stops = "apart";  // parts of pieces after one with a stopped piece: apart or merged
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
   int repeat = 1;                  // the rows' repeat column
@@ -106,6 +107,12 @@ std::string params_label(const std::map<std::string, std::string>& params) {
 // Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
 // no SM is kept from a launch): the hardware's own dispatch carries them out, fifo in launch order, the others
 // through stream priorities (launch_priorities.h).
+// How a plan that stops and resumes blocks is cut in parts (--part-merge-us, --parts-after-stops).
+sim::PieceCut piece_cut_how(const ValidateArgs& a) {
+  return {.merge_within = static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3)),
+          .apart_after_stops = a.parts_after_stops == "apart"};
+}
+
 bool orders_whole_launches(const std::string& policy) {
   return policy == "fifo" || policy == "sjf" || policy == "knapsack";
 }
@@ -425,8 +432,7 @@ int validate_command(const ValidateArgs& a) {
       // after this, the plan stored included, is in the GPU's numbers.
       std::optional<sim::SmPairing> sm_pairing;
       if (green && a.sm_numbers == "paired" && !time_shared)
-        sm_pairing = sim::pair_sms_onto_groups(predicted, green->group_sms(), gpu.sm_count,
-                                               static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3)));
+        sm_pairing = sim::pair_sms_onto_groups(predicted, green->group_sms(), gpu.sm_count, piece_cut_how(a));
       const auto plan =
           time_shared ? ExecutionPlan{} : build_execution_plan(predicted.schedule, w.launches.size(), gpu.sm_count);
       const auto steps =
@@ -530,9 +536,9 @@ int validate_command(const ValidateArgs& a) {
       std::string piece_front_end;  // parts of pieces: how many were joined, and when the front end starts them
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && !blocks_whole &&
           (a.green_parts || a.executor == "auto")) {
-        const auto merge_within = static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3));
+        const auto cut_how = piece_cut_how(a);
         std::size_t uncut = 0;  // the parts before joining, for the report
-        piece_cut = sim::planned_piece_parts(predicted, merge_within, &uncut);
+        piece_cut = sim::planned_piece_parts(predicted, cut_how, &uncut);
         std::size_t parts = 0;
         std::vector<TimeNs> release;  // each part's issue time, as the parts are issued below
         for (std::size_t i = 0; i < piece_cut.size(); ++i)
@@ -541,7 +547,7 @@ int validate_command(const ValidateArgs& a) {
             release.push_back(std::max<TimeNs>(0, part.start - gpu.launch_latency_ns));
           }
         if (parts > 0) {
-          if (merge_within > 0) {
+          if (cut_how.merge_within > 0) {
             piece_front_end = fmt::format(
                 "the plan's {} parts, each joined by those of its launch starting within "
                 "{:g} us after it: {}",
@@ -1111,6 +1117,13 @@ void add_validate_command(CLI::App& app, int& result) {
                   "its SM (greatest), or at its launch's priority (launch; docs/validation.md, \"Safe points, samples "
                   "and what a piece costs\")")
       ->check(CLI::IsMember({"greatest", "launch"}))
+      ->capture_default_str();
+  cmd->add_option("--parts-after-stops", a->parts_after_stops,
+                  "A plan that stops and resumes blocks, in parts: a launch's part on the same SMs as its part before, "
+                  "where that part has a piece the plan stops, is a grid of its own issued at its planned start "
+                  "(apart), or joins that part's grid (merged: its workers may take the slots the stops free for "
+                  "another launch; sim::PieceCut; docs/validation.md, \"Safe points off the sample loop\")")
+      ->check(CLI::IsMember({"apart", "merged"}))
       ->capture_default_str();
   cmd->add_option("--sample-gate", a->sample_gate,
                   "With --green-samples: the rest of a sampled launch waits for all its sample blocks (all) or for "

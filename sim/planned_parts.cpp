@@ -42,7 +42,7 @@ std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan) {
   return out;
 }
 
-std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, TimeNs merge_within,
+std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, const PieceCut& how,
                                                             std::size_t* unjoined) {
   const std::size_t n = plan.launches.size();
   std::vector<std::vector<PlannedPieces>> out(n);
@@ -74,35 +74,53 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
   std::sort(instants.begin(), instants.end());
   instants.erase(std::unique(instants.begin(), instants.end()), instants.end());
   const auto epoch = [&](TimeNs t) { return std::upper_bound(instants.begin(), instants.end(), t) - instants.begin(); };
+  const auto stopped = [&](std::size_t k) {
+    const auto o = pieces[k].outcome;
+    return o == PieceOutcome::Flushed || o == PieceOutcome::SwitchedOut || o == PieceOutcome::Killed;
+  };
   if (unjoined) *unjoined = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto& s = of[i];
     bool counted_one = false;            // the launch has a part as merge_within 0 cuts it
     std::vector<int> last_unjoined_sms;  // that part's SMs
+    bool last_unjoined_stops = false;    // whether that part has a piece the plan stops
+    std::vector<char> stops;             // per part of out[i]: whether it has a piece the plan stops
     for (std::size_t k = 0; k < s.size();) {
       const auto e = epoch(pieces[s[k]].start);
       PlannedPieces part;
       part.start = pieces[s[k]].start;
+      bool part_stops = false;
       for (; k < s.size() && epoch(pieces[s[k]].start) == e; ++k) {
         part.pieces.push_back(s[k]);
         part.sms.push_back(pieces[s[k]].sm);
+        part_stops = part_stops || stopped(s[k]);
       }
       std::sort(part.sms.begin(), part.sms.end());
       part.sms.erase(std::unique(part.sms.begin(), part.sms.end()), part.sms.end());
-      if (!counted_one || last_unjoined_sms != part.sms) {  // merge_within 0 merges only parts on the same SMs
+      const auto merges = [&](const std::vector<int>& sms, bool earlier_stops) {
+        return sms == part.sms && !(how.apart_after_stops && earlier_stops);
+      };
+      // merge_within 0 merges only parts on the same SMs
+      if (!counted_one || !merges(last_unjoined_sms, last_unjoined_stops)) {
         if (unjoined) ++*unjoined;
         last_unjoined_sms = part.sms;
+        last_unjoined_stops = part_stops;
         counted_one = true;
+      } else {
+        last_unjoined_stops = last_unjoined_stops || part_stops;
       }
       auto& parts = out[i];
-      if (!parts.empty() && (parts.back().sms == part.sms || part.start - parts.back().start < merge_within)) {
+      if (!parts.empty() &&
+          (merges(parts.back().sms, stops.back() != 0) || part.start - parts.back().start < how.merge_within)) {
         auto& into = parts.back();
         into.pieces.insert(into.pieces.end(), part.pieces.begin(), part.pieces.end());
         std::vector<int> sms;
         std::set_union(into.sms.begin(), into.sms.end(), part.sms.begin(), part.sms.end(), std::back_inserter(sms));
         into.sms = std::move(sms);
+        stops.back() = static_cast<char>(stops.back() || part_stops);
       } else {
         parts.push_back(std::move(part));
+        stops.push_back(static_cast<char>(part_stops));
       }
     }
   }

@@ -38,27 +38,32 @@ struct PlannedPieces {
   TimeNs start = 0;                 // the plan's start of the first
 };
 
+// How planned_piece_parts cuts a plan.
+struct PieceCut {
+  // > 0: a part that starts less than this after the start of its launch's part before it joins that part (the union
+  // of their SMs, the earlier start). The instants are global, so one preemption cuts every running launch, and the
+  // cut has parts of a few pieces a few microseconds apart; the GPU starts at most one grid about every 2 us
+  // (docs/validation.md, "Grids the GPU starts a second"), so such parts queue behind each other. Joined, a piece may
+  // start up to `merge_within` before its planned start, on an SM of its launch's part before.
+  TimeNs merge_within = 0;
+  // A part on the same SMs as its launch's part before it is merged into that part, except, where this is set, when
+  // that part has a piece the plan stops (flush, switch, kill). The plan stops a piece to hand its slot to another
+  // launch; merged, the later part's workers are in the same grid, and the hardware places them in the freed slots as
+  // soon as no grid of a greater priority is waiting, ahead of their planned start and of the launch the slot was
+  // freed for (validate-h200's srtf-chimera: mriq's pieces after histogram took histogram's slots in some executions,
+  // histogram +77 %; docs/validation.md, "Safe points off the sample loop").
+  bool apart_after_stops = true;
+};
+
 // Per launch, its parts in start order. The instants are planned_parts' (each launch's first start, last start and
 // end) and the end of every piece the plan stops (flush, switch, kill): where an SM changes hands. (Every launch's
 // release as a further instant, where a preempting policy decides, was measured no better: docs/validation.md,
-// "Preempting plans in parts".) Neighbouring parts on the same SMs are merged. Empty for every launch of a plan over
-// several GPUs.
-//
-// `merge_within` > 0: a part that starts less than that after the start of its launch's part before it joins that part
-// (the union of their SMs, the earlier start). The instants are global, so one preemption cuts every running launch,
-// and the cut has parts of a few pieces a few microseconds apart; the GPU starts at most one grid about every 2 us
-// (docs/validation.md, "Grids the GPU starts a second"), so such parts queue behind each other. Joined, a piece may
-// start up to `merge_within` before its planned start, on an SM of its launch's part before.
+// "Preempting plans in parts".) Neighbouring parts on the same SMs are merged (but see PieceCut::apart_after_stops),
+// then joined as PieceCut::merge_within says. Empty for every launch of a plan over several GPUs.
 // `unjoined`, where given, is set to the number of parts the cut has with merge_within 0 (validate reports both).
-std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, TimeNs merge_within = 0,
+std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, const PieceCut& how = {},
                                                             std::size_t* unjoined = nullptr);
 
-// Per launch and part of a cut of pieces: whether the part holds only the launch's planned sample (planned_samples:
-// the blocks a plan that samples runs on one SM before the launch runs anywhere else, srtf-chimera's). Stream
-// priorities rank a launch by its whole issuing window, so the sample of a launch the plan finishes late sits below
-// the launches running beside it; the hardware then gives its SM's freed slots to their grids first, and the sample
-// waits for them to run out of blocks (validate-h200's srtf-chimera: stencil's sample 2.1 ms, sad's 0.5 ms, gather's
-// 0.9 ms). `gpusched-live validate` issues such parts at the greatest priority (--sample-parts).
 std::vector<std::vector<char>> sample_parts(const RunResult& plan, const std::vector<std::vector<PlannedPieces>>& cut);
 
 // One planned piece of a plan cut as `gpusched-live validate` cuts it in parts: by planned_parts where every block runs

@@ -8,7 +8,7 @@
 
 namespace gpusched::sim {
 
-std::vector<ConfinedWork> confined_work(const RunResult& plan, TimeNs merge_within) {
+std::vector<ConfinedWork> confined_work(const RunResult& plan, const PieceCut& cut_how) {
   const auto& pieces = plan.schedule.pieces;
   std::vector<ConfinedWork> out;
   if (runs_blocks_whole(plan)) {
@@ -32,7 +32,7 @@ std::vector<ConfinedWork> confined_work(const RunResult& plan, TimeNs merge_with
       return out;
     }
   } else {
-    const auto cut = planned_piece_parts(plan, merge_within);
+    const auto cut = planned_piece_parts(plan, cut_how);
     bool any = false;
     for (const auto& launch : cut)
       for (const auto& part : launch) {
@@ -151,7 +151,7 @@ void renumber_sms(RunResult& plan, const std::vector<int>& to) {
 }
 
 std::optional<SmPairing> pair_sms_onto_groups(RunResult& plan, const std::vector<std::vector<int>>& group_sms,
-                                              int sm_count, TimeNs merge_within) {
+                                              int sm_count, const PieceCut& cut_how) {
   if (plan.gpu_count > 1 || sm_count <= 0 || 2 * group_sms.size() != static_cast<std::size_t>(sm_count))
     return std::nullopt;
   std::vector<SmPair> groups;
@@ -164,7 +164,7 @@ std::optional<SmPairing> pair_sms_onto_groups(RunResult& plan, const std::vector
   }
   for (const auto& p : plan.schedule.pieces)
     if (p.sm < 0 || p.sm >= sm_count) return std::nullopt;
-  SmPairing pairing = pair_sms(SpillWeights(confined_work(plan, merge_within), sm_count), groups);
+  SmPairing pairing = pair_sms(SpillWeights(confined_work(plan, cut_how), sm_count), groups);
   std::vector<int> to(static_cast<std::size_t>(sm_count));
   for (std::size_t i = 0; i < groups.size(); ++i)
     for (int k = 0; k < 2; ++k)

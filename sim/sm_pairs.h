@@ -11,17 +11,18 @@
 
 #include "core/run_result.h"
 #include "core/time.h"
+#include "sim/planned_parts.h"
 
 namespace gpusched::sim {
 
 // A stretch of work the plan confines to some SMs: a part of a launch as `gpusched-live validate` cuts it
-// (planned_parts where every block runs in one piece, planned_piece_parts(merge_within) otherwise), or a whole
+// (planned_parts where every block runs in one piece, planned_piece_parts(plan, cut_how) otherwise), or a whole
 // launch where no cut covers the plan.
 struct ConfinedWork {
   std::vector<int> sms;  // ascending
   TimeNs busy = 0;       // the plan's piece time of its blocks, summed
 };
-std::vector<ConfinedWork> confined_work(const RunResult& plan, TimeNs merge_within);
+std::vector<ConfinedWork> confined_work(const RunResult& plan, const PieceCut& cut_how);
 
 // The SM time work could spill onto SMs outside its plan, per pair of SMs that share a group: every stretch confined
 // to a set S of fewer than all SMs adds its busy time per SM of S to each pair of one SM in S and one outside it
@@ -58,10 +59,10 @@ void renumber_sms(RunResult& plan, const std::vector<int>& to);
 
 // Numbers a plan's SMs onto the GPU's groups (`group_sms`: each group's SMs by the GPU's number). Where every group
 // holds two SMs and together they hold 0..sm_count-1 once, the pairs start from the groups as they are (the plan's SM
-// s on the GPU's s), pair_sms improves them over confined_work(plan, merge_within), and the plan's pair i is
+// s on the GPU's s), pair_sms improves them over confined_work(plan, cut_how), and the plan's pair i is
 // renumbered onto group i. Returns the pairing, or nothing (the plan left as it is) where the groups are not such
 // or the plan is over several GPUs.
 std::optional<SmPairing> pair_sms_onto_groups(RunResult& plan, const std::vector<std::vector<int>>& group_sms,
-                                              int sm_count, TimeNs merge_within);
+                                              int sm_count, const PieceCut& cut_how);
 
 }  // namespace gpusched::sim

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "core/plan_adherence.h"
 #include "sim/launch_priorities.h"
@@ -155,16 +156,16 @@ TEST(PlannedPieceParts, APartSoonAfterItsLaunchsPartBeforeJoinsIt) {
   const RunResult r = preempted_plan();
   // Launch 0's parts start at 0 (SMs 0-1), 60 (SM 0) and 100 (SM 1), as above.
   // Within 30: 60 - 0 = 60 and 100 - 60 = 40 are not less than 30, nothing joins.
-  EXPECT_EQ(planned_piece_parts(r, 30)[0].size(), 3u);
+  EXPECT_EQ(planned_piece_parts(r, {.merge_within = 30})[0].size(), 3u);
   // Within 50: the part at 100 joins the part at 60 (100 - 60 = 40 < 50), SMs {0} and {1} give {0, 1}.
-  const auto q = planned_piece_parts(r, 50);
+  const auto q = planned_piece_parts(r, {.merge_within = 50});
   ASSERT_EQ(q[0].size(), 2u);
   EXPECT_EQ(q[0][1].pieces, (std::vector<std::size_t>{3, 4}));
   EXPECT_EQ(q[0][1].sms, (std::vector<int>{0, 1}));
   EXPECT_EQ(q[0][1].start, 60);
   // Within 61: the part at 60 joins the part at 0 (60 - 0 < 61), SMs {0, 1} and {0} give {0, 1}; the part at 100 is
   // measured from the joined part's start, 0: 100 is not less than 61, a part of its own.
-  const auto p = planned_piece_parts(r, 61);
+  const auto p = planned_piece_parts(r, {.merge_within = 61});
   ASSERT_EQ(p[0].size(), 2u);
   EXPECT_EQ(p[0][0].pieces, (std::vector<std::size_t>{0, 1, 3}));
   EXPECT_EQ(p[0][0].sms, (std::vector<int>{0, 1}));
@@ -173,7 +174,7 @@ TEST(PlannedPieceParts, APartSoonAfterItsLaunchsPartBeforeJoinsIt) {
   EXPECT_EQ(p[0][1].start, 100);
   // Within 101: all three are one part. Launch 1 has one part whatever the window.
   std::size_t unjoined = 0;
-  const auto all = planned_piece_parts(r, 101, &unjoined);
+  const auto all = planned_piece_parts(r, {.merge_within = 101}, &unjoined);
   EXPECT_EQ(unjoined, 4u);  // unjoined: launch 0's three parts and launch 1's one
   ASSERT_EQ(all[0].size(), 1u);
   EXPECT_EQ(all[0][0].pieces, (std::vector<std::size_t>{0, 1, 3, 4}));
@@ -182,13 +183,75 @@ TEST(PlannedPieceParts, APartSoonAfterItsLaunchsPartBeforeJoinsIt) {
   EXPECT_EQ(all[1][0].pieces, (std::vector<std::size_t>{2}));
 }
 
+// Two SMs. Launch 0 runs blocks 0-1 from t = 0 on SMs 0-1; at 40 launch 1 takes both SMs (blocks 0-1, [40, 90)) and
+// launch 0's two pieces are switched out; launch 0 resumes them at 90 on the same SMs and ends at 150.
+TEST(PlannedPieceParts, APartAfterItsLaunchsStoppedPiecesIsAGridOfItsOwn) {
+  RunResult r = launches_finishing_at({150, 90});
+  r.schedule.pieces = {BlockPiece{0, 40, 0, 0, 0, 0, PieceOutcome::SwitchedOut},
+                       BlockPiece{0, 40, 0, 1, 0, 1, PieceOutcome::SwitchedOut},
+                       BlockPiece{40, 90, 1, 0, 0, 0},
+                       BlockPiece{40, 90, 1, 1, 0, 1},
+                       BlockPiece{90, 150, 0, 0, 0, 0, PieceOutcome::SwitchedIn},
+                       BlockPiece{90, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn}};
+  // Instants: launch 0's first start 0, last start 90, end 150; launch 1's 40, 40, 90; the switched pieces' end 40.
+  // Launch 0's pieces start in epochs [0, 40) and [90, 150), both on SMs {0, 1}. Merged, one grid would hold the
+  // resumes too, and its workers could take the slots freed at 40 before launch 1's grid: apart, two parts.
+  std::size_t unjoined = 0;
+  const auto p = planned_piece_parts(r, {}, &unjoined);
+  ASSERT_EQ(p[0].size(), 2u);
+  EXPECT_EQ(p[0][0].pieces, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(p[0][1].pieces, (std::vector<std::size_t>{4, 5}));
+  EXPECT_EQ(p[0][1].start, 90);
+  EXPECT_EQ(p[1].size(), 1u);
+  EXPECT_EQ(unjoined, 3u);  // launch 0's two parts and launch 1's one
+  // The old cut: one part of four pieces for launch 0.
+  const auto merged = planned_piece_parts(r, {.apart_after_stops = false}, &unjoined);
+  ASSERT_EQ(merged[0].size(), 1u);
+  EXPECT_EQ(merged[0][0].pieces, (std::vector<std::size_t>{0, 1, 4, 5}));
+  EXPECT_EQ(unjoined, 2u);
+  // Joined within 100 (90 - 0 < 100), the resumes join the first part again: the window joins whatever it reaches.
+  EXPECT_EQ(planned_piece_parts(r, {.merge_within = 100})[0].size(), 1u);
+  // Without a stop between them, parts on the same SMs still merge (launch 0 simply goes on at 90 after a gap).
+  r.schedule.pieces[0].outcome = PieceOutcome::Completed;
+  r.schedule.pieces[1].outcome = PieceOutcome::Completed;
+  r.schedule.pieces[4] = BlockPiece{90, 150, 0, 2, 0, 0};
+  r.schedule.pieces[5] = BlockPiece{90, 150, 0, 3, 0, 1};
+  EXPECT_EQ(planned_piece_parts(r)[0].size(), 1u);
+}
+
+// In a cut with parts apart after stops, no part holds a piece that starts after a piece of the same part was stopped
+// (the plan handed that slot to another launch). The plan has pieces flushed the instant they start; they hold no slot.
+// validate-h200's srtf-chimera plan has such a part merged the old way: mriq's pieces before histogram (switched out at
+// 679-689 us) and its resumes after (742.9 us), one grid.
+TEST(PlannedPieceParts, NoPartResumesAfterItsOwnStopsOnValidateH200) {
+  const auto [loaded, plan] = test::shipped_plan("validate-h200", "srtf-chimera");
+  const auto resumes_after_a_stop = [&](const std::vector<std::vector<PlannedPieces>>& cut) {
+    int n = 0;
+    for (const auto& parts : cut)
+      for (const auto& part : parts) {
+        TimeNs first_stop = std::numeric_limits<TimeNs>::max();
+        for (const std::size_t k : part.pieces) {
+          const auto& piece = plan.schedule.pieces[k];
+          const bool stopped = piece.outcome == PieceOutcome::SwitchedOut || piece.outcome == PieceOutcome::Flushed ||
+                               piece.outcome == PieceOutcome::Killed;
+          if (stopped && piece.end > piece.start)  // flushed the instant it started: it held no slot
+            first_stop = std::min(first_stop, piece.end);
+        }
+        for (const std::size_t k : part.pieces) n += plan.schedule.pieces[k].start >= first_stop ? 1 : 0;
+      }
+    return n;
+  };
+  EXPECT_EQ(resumes_after_a_stop(planned_piece_parts(plan)), 0);
+  EXPECT_GT(resumes_after_a_stop(planned_piece_parts(plan, {.apart_after_stops = false})), 0);
+}
+
 TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
   const auto [loaded, plan] = test::shipped_plan("validate-h100", "chimera");
   const auto p = planned_piece_parts(plan);
   // The count of parts before joining that a joined cut reports is the unjoined cut's.
   std::size_t parts = 0, unjoined = 0;
   for (const auto& c : p) parts += c.size();
-  const auto joined = planned_piece_parts(plan, 10'000, &unjoined);
+  const auto joined = planned_piece_parts(plan, {.merge_within = 10'000}, &unjoined);
   EXPECT_EQ(unjoined, parts);
   std::size_t joined_parts = 0;
   for (const auto& c : joined) joined_parts += c.size();
@@ -229,7 +292,7 @@ TEST(SampleParts, OnlyAPartHoldingNothingButALaunchsSampleIsOne) {
   EXPECT_TRUE(std::none_of(flagged[0].begin(), flagged[0].end(), [](char c) { return c != 0; }));
   EXPECT_EQ(flagged[1], (std::vector<char>{1, 0}));
   // Joined with the part after it (within 100 us), the sample is no longer a part of its own: nothing is flagged.
-  const auto joined = planned_piece_parts(r, 100);
+  const auto joined = planned_piece_parts(r, {.merge_within = 100});
   ASSERT_EQ(joined[1].size(), 1u);
   EXPECT_EQ(sample_parts(r, joined)[1], (std::vector<char>{0}));
 }
@@ -239,7 +302,7 @@ TEST(SampleParts, OnlyAPartHoldingNothingButALaunchsSampleIsOne) {
 // on one SM, and it is its launch's first part.
 TEST(SampleParts, SrtfChimerasSamplesOnValidateH200) {
   const auto [loaded, plan] = test::shipped_plan("validate-h200", "srtf-chimera");
-  const auto cut = planned_piece_parts(plan, 10'000);
+  const auto cut = planned_piece_parts(plan, {.merge_within = 10'000});
   const auto flagged = sample_parts(plan, cut);
   const auto samples = planned_samples(plan);
   int count = 0;

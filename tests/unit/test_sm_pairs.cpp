@@ -83,7 +83,7 @@ TEST(SmPairs, APlanIsNumberedSoThatEachLaunchHasWholeGroups) {
   // 0 in, 1 out) + 0.1 (launch 1: 1 in, 0 out) = 0.2, and w(2,3) = 0.2: 0.4 us. Paired (0,2), (1,3): nothing. Pair 0
   // goes onto group 0 (SMs 0 and 1), pair 1 onto group 1 (SMs 2 and 3): launch 0 runs on SMs 0-1, launch 1 on 2-3.
   RunResult r = interleaved_plan();
-  const auto p = pair_sms_onto_groups(r, {{0, 1}, {2, 3}}, 4, 0);
+  const auto p = pair_sms_onto_groups(r, {{0, 1}, {2, 3}}, 4, {});
   ASSERT_TRUE(p.has_value());
   EXPECT_NEAR(p->start_spill_us, 0.4, 1e-12);
   EXPECT_DOUBLE_EQ(p->spill_us, 0.0);
@@ -100,7 +100,7 @@ TEST(SmPairs, GroupsOnTheGpusOwnNumbersTakeTheirPairs) {
   // pairs start as those groups: (2,3), (0,1); exchanged to (2,0), (3,1) [w(2,0) = 0: both launch 0's]. Pair 0
   // goes onto group 0: plan SM 2 -> 2, 0 -> 3; pair 1 onto group 1: 3 -> 0, 1 -> 1.
   RunResult r = interleaved_plan();
-  const auto p = pair_sms_onto_groups(r, {{2, 3}, {0, 1}}, 4, 0);
+  const auto p = pair_sms_onto_groups(r, {{2, 3}, {0, 1}}, 4, {});
   ASSERT_TRUE(p.has_value());
   EXPECT_DOUBLE_EQ(p->spill_us, 0.0);
   EXPECT_EQ(p->pairs, (std::vector<SmPair>{{2, 0}, {3, 1}}));
@@ -115,9 +115,9 @@ TEST(SmPairs, GroupsOnTheGpusOwnNumbersTakeTheirPairs) {
 TEST(SmPairs, GroupsNotOfTwoSmsLeaveThePlanAlone) {
   RunResult r = interleaved_plan();
   const auto before = r.schedule.pieces;
-  EXPECT_FALSE(pair_sms_onto_groups(r, {{0, 1, 2, 3}}, 4, 0).has_value());    // one group of four
-  EXPECT_FALSE(pair_sms_onto_groups(r, {{0, 1}, {1, 2}}, 4, 0).has_value());  // SM 1 twice, SM 3 in none
-  EXPECT_FALSE(pair_sms_onto_groups(r, {{0, 1}, {2, 3}}, 6, 0).has_value());  // SMs 4-5 in none
+  EXPECT_FALSE(pair_sms_onto_groups(r, {{0, 1, 2, 3}}, 4, {}).has_value());    // one group of four
+  EXPECT_FALSE(pair_sms_onto_groups(r, {{0, 1}, {1, 2}}, 4, {}).has_value());  // SM 1 twice, SM 3 in none
+  EXPECT_FALSE(pair_sms_onto_groups(r, {{0, 1}, {2, 3}}, 6, {}).has_value());  // SMs 4-5 in none
   EXPECT_EQ(r.schedule.pieces, before);
 }
 
@@ -129,7 +129,7 @@ TEST(SmPairs, ChimerasPlanOfValidateH200SpillsLessAndKeepsEveryPiece) {
   std::vector<std::vector<int>> groups;
   for (int g = 0; g < loaded.gpu.sm_count / 2; ++g) groups.push_back({2 * g, 2 * g + 1});
   RunResult paired = plan;
-  const auto p = pair_sms_onto_groups(paired, groups, loaded.gpu.sm_count, 10'000);
+  const auto p = pair_sms_onto_groups(paired, groups, loaded.gpu.sm_count, {.merge_within = 10'000});
   ASSERT_TRUE(p.has_value());
   EXPECT_GT(p->start_spill_us, 0.0);
   EXPECT_LT(p->spill_us, 0.5 * p->start_spill_us);
