@@ -12,6 +12,8 @@
 // if it misses the deadline"), unless kill_at_deadline=false. docs/policies/chimera.md.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "sim/policies/chimera_preemption.h"
 #include "sim/policies/issue.h"
@@ -29,7 +31,10 @@ class ChimeraPolicy final : public Policy {
   ChimeraPolicy(std::string name, const Params& p, std::vector<Technique> techniques, Technique fallback)
       : name_(std::move(name)),
         preemptor_(preemption_settings(p, std::move(techniques), fallback)),
-        kill_at_deadline_(p.get_bool("kill_at_deadline")) {}
+        kill_at_deadline_(p.get_bool("kill_at_deadline")),
+        sm_group_(static_cast<int>(p.get_int("sm_group"))) {
+    if (sm_group_ < 1) throw std::invalid_argument("policy " + name_ + ": sm_group must be at least 1");
+  }
 
   std::string name() const override { return name_; }
 
@@ -146,6 +151,9 @@ class ChimeraPolicy final : public Policy {
 
  private:
   void init(const EngineView& v) {
+    if (v.sms_per_gpu() % sm_group_ != 0)
+      throw std::invalid_argument("policy " + name_ + ": sm_group " + std::to_string(sm_group_) +
+                                  " does not divide the GPU's " + std::to_string(v.sms_per_gpu()) + " SMs");
     all_ = all_sms(v);
     owner_.assign(all_.size(), -1);
     pending_.assign(all_.size(), -1);
@@ -197,7 +205,21 @@ class ChimeraPolicy final : public Policy {
       need[i] = need_of(v, launches[i]);
       last_need_[static_cast<std::size_t>(launches[i])] = need[i];
     }
-    const std::vector<int> quota = smart_even_quotas(need, per_gpu, true);
+    // With sm_group > 1 the SMs go in groups of that many consecutive SMs, never split between launches: Smart Even
+    // shares the groups, and a launch's need is the groups its blocks can fill.
+    const int g = sm_group_;
+    std::vector<int> quota;
+    if (g == 1) {
+      quota = smart_even_quotas(need, per_gpu, true);
+    } else {
+      std::vector<int> need_groups(need.size());
+      for (std::size_t i = 0; i < need.size(); ++i) need_groups[i] = (need[i] + g - 1) / g;
+      quota = smart_even_quotas(need_groups, per_gpu / g, true);
+      for (std::size_t i = 0; i < need.size(); ++i) {
+        quota[i] *= g;
+        need[i] = need_groups[i] * g;
+      }
+    }
     for (std::size_t i = 0; i < launches.size(); ++i) quota_of_[static_cast<std::size_t>(launches[i])] = quota[i];
     const int first = gpu * per_gpu;
     // Index of each launch in `launches` (a search per SM made this quadratic in the queue, issue "Speed").
@@ -209,21 +231,25 @@ class ChimeraPolicy final : public Policy {
     for (std::size_t i = 0; i < launches.size(); ++i) index_scratch_[static_cast<std::size_t>(launches[i])] = i;
     auto index_of = [&](std::int32_t l) { return index_scratch_[static_cast<std::size_t>(l)]; };
     std::vector<int> have(launches.size(), 0);
-    std::vector<int> free_sms;
+    std::vector<int> free_sms;  // the first SM of each free group
     for (int sm = first; sm < first + per_gpu; ++sm) {
       auto& o = owner_[static_cast<std::size_t>(sm)];
       if (o >= 0 && index_of(o) == kOutside) o = -1;  // given to it when it could start; it may no longer
-      if (o < 0)
-        free_sms.push_back(sm);
-      else
-        ++have[index_of(o)];
+      if (o >= 0) ++have[index_of(o)];
     }
-    // Free SMs (including ones still emptying for a launch that has gone) go to launches below quota.
+    for (int sm = first; sm < first + per_gpu; sm += g) {
+      bool unowned = true;
+      for (int k = sm; k < sm + g; ++k) unowned = unowned && owner_[static_cast<std::size_t>(k)] < 0;
+      if (unowned) free_sms.push_back(sm);
+    }
+    // Free SMs (including ones still emptying for a launch that has gone) go to launches below quota, a group at a
+    // time.
     std::size_t next_free = 0;
     for (std::size_t i = 0; i < launches.size(); ++i)
       while (have[i] < quota[i] && next_free < free_sms.size()) {
-        give(v, free_sms[next_free++], launches[i]);
-        ++have[i];
+        const int at = free_sms[next_free++];
+        for (int k = at; k < at + g; ++k) give(v, k, launches[i]);
+        have[i] += g;
       }
     // Launches still below what they can fill take SMs from launches above their quota, by preemption. (Only
     // launches above quota now can give: surpluses only shrink below, so the list keeps the same order and choices.)
@@ -236,12 +262,7 @@ class ChimeraPolicy final : public Policy {
         if (deficit <= 0) break;
         const int surplus = have[s] - quota[s];
         if (s == d || surplus <= 0) continue;
-        std::vector<int> candidates;
-        for (int sm = first; sm < first + per_gpu; ++sm)
-          if (owner_[static_cast<std::size_t>(sm)] == launches[s] && pending_[static_cast<std::size_t>(sm)] < 0)
-            candidates.push_back(sm);
-        const auto count = static_cast<std::size_t>(std::min(deficit, surplus));
-        for (const auto& plan : preemptor_.select(v, launches[s], candidates, count)) {
+        const auto preempt = [&](const chimera::SmPlan& plan) {
           give(v, plan.sm, launches[d]);
           pending_[static_cast<std::size_t>(plan.sm)] = v.now();
           a.drain_sm(plan.sm);
@@ -249,6 +270,28 @@ class ChimeraPolicy final : public Policy {
           --have[s];
           ++have[d];
           --deficit;
+        };
+        if (g == 1) {
+          std::vector<int> candidates;
+          for (int sm = first; sm < first + per_gpu; ++sm)
+            if (owner_[static_cast<std::size_t>(sm)] == launches[s] && pending_[static_cast<std::size_t>(sm)] < 0)
+              candidates.push_back(sm);
+          const auto count = static_cast<std::size_t>(std::min(deficit, surplus));
+          for (const auto& plan : preemptor_.select(v, launches[s], candidates, count)) preempt(plan);
+        } else {
+          std::vector<std::vector<int>> groups;  // the victim's groups, none of their SMs already being preempted
+          for (int sm = first; sm < first + per_gpu; sm += g) {
+            bool whole = true;
+            for (int k = sm; k < sm + g; ++k)
+              whole = whole && owner_[static_cast<std::size_t>(k)] == launches[s] &&
+                      pending_[static_cast<std::size_t>(k)] < 0;
+            if (!whole) continue;
+            auto& group = groups.emplace_back();
+            for (int k = sm; k < sm + g; ++k) group.push_back(k);
+          }
+          const auto count = static_cast<std::size_t>((std::min(deficit, surplus) + g - 1) / g);
+          for (const auto& plans : preemptor_.select_groups(v, launches[s], groups, count))
+            for (const auto& plan : plans) preempt(plan);
         }
       }
       if (deficit > 0) settled_ = false;  // a later partition may find SMs to take (blocks progress meanwhile)
@@ -291,6 +334,7 @@ class ChimeraPolicy final : public Policy {
   std::string name_;
   ChimeraPreemptor preemptor_;
   bool kill_at_deadline_;
+  int sm_group_;  // SMs given and taken together (1: each on its own, as the paper)
   std::vector<std::int32_t> all_, owner_;
   std::vector<TimeNs> pending_;  // per SM: when its preemption was requested, -1 if none
   std::vector<int> gpu_of_, last_need_;
@@ -308,6 +352,9 @@ std::vector<ParamSpec> chimera_params() {
   auto p = preemption_params();
   p.push_back({"kill_at_deadline", ParamType::Bool, "true",
                "kill a launch with a deadline when it misses it (section 4.1's real-time task)"});
+  p.push_back({"sm_group", ParamType::Int, "1",
+               "SMs given and preempted together, in groups of this many consecutive SMs (1: one by one, as the "
+               "paper; 2: Hopper's green-context groups, so that no group is shared: docs/policies/chimera.md)"});
   return p;
 }
 

@@ -1,5 +1,6 @@
 #include "sim/policies/chimera_preemption.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gpusched::sim {
@@ -140,6 +141,31 @@ std::vector<chimera::SmPlan> ChimeraPreemptor::select(const EngineView& v, std::
   plans.reserve(sms.size());
   for (const int sm : sms) plans.push_back(plan_sm(v, victim, sm));
   return chimera::select_sms(std::move(plans), count, target_latency());
+}
+
+std::vector<std::vector<chimera::SmPlan>> ChimeraPreemptor::select_groups(const EngineView& v, std::int32_t victim,
+                                                                          const std::vector<std::vector<int>>& groups,
+                                                                          std::size_t count) const {
+  // Each group stands in select_sms as one SmPlan numbered by its index; the chosen ones are expanded afterwards.
+  std::vector<std::vector<chimera::SmPlan>> per_group;
+  std::vector<chimera::SmPlan> summaries;
+  per_group.reserve(groups.size());
+  summaries.reserve(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    chimera::SmPlan summary;
+    summary.sm = static_cast<int>(g);
+    auto& plans = per_group.emplace_back();
+    for (const int sm : groups[g]) {
+      plans.push_back(plan_sm(v, victim, sm));
+      summary.latency = std::max(summary.latency, plans.back().latency);
+      summary.overhead += plans.back().overhead;
+    }
+    summaries.push_back(std::move(summary));
+  }
+  std::vector<std::vector<chimera::SmPlan>> out;
+  for (const auto& chosen : chimera::select_sms(std::move(summaries), count, target_latency()))
+    out.push_back(std::move(per_group[static_cast<std::size_t>(chosen.sm)]));
+  return out;
 }
 
 void ChimeraPreemptor::apply(const chimera::SmPlan& plan, Actions& a) {

@@ -41,6 +41,12 @@ class ChimeraPreemptor {
   // Algorithm 1: plans for `count` of the candidate SMs, preempting the blocks of launch `victim` there.
   std::vector<chimera::SmPlan> select(const EngineView& v, std::int32_t victim, std::span<const int> sms,
                                       std::size_t count) const;
+  // Algorithm 1 over groups of SMs taken whole (chimera's sm_group): each group's plan is its SMs' plans, its latency
+  // theirs at most (they drain at once) and its overhead their sum; plans for `count` of the candidate groups, each
+  // as its SMs' plans.
+  std::vector<std::vector<chimera::SmPlan>> select_groups(const EngineView& v, std::int32_t victim,
+                                                          const std::vector<std::vector<int>>& groups,
+                                                          std::size_t count) const;
   // One SM's plan for the victim's blocks on it (lines 2-17).
   chimera::SmPlan plan_sm(const EngineView& v, std::int32_t victim, int sm) const;
 
