@@ -82,7 +82,7 @@ struct ValidateArgs {
   std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string sample_parts = "greatest";  // parts of pieces holding only a planned sample: greatest or launch
-  std::string parts_after_stops = "apart";  // parts of pieces after one with a stopped piece: apart or merged
+  std::string parts_after_hand_over = "apart";  // parts of pieces after their SMs went to another launch: apart, merged
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
   int repeat = 1;                  // the rows' repeat column
@@ -107,10 +107,10 @@ std::string params_label(const std::map<std::string, std::string>& params) {
 // Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
 // no SM is kept from a launch): the hardware's own dispatch carries them out, fifo in launch order, the others
 // through stream priorities (launch_priorities.h).
-// How a plan that stops and resumes blocks is cut in parts (--part-merge-us, --parts-after-stops).
+// How a plan that stops and resumes blocks is cut in parts (--part-merge-us, --parts-after-hand-over).
 sim::PieceCut piece_cut_how(const ValidateArgs& a) {
   return {.merge_within = static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3)),
-          .apart_after_stops = a.parts_after_stops == "apart"};
+          .apart_after_hand_over = a.parts_after_hand_over == "apart"};
 }
 
 bool orders_whole_launches(const std::string& policy) {
@@ -1118,11 +1118,11 @@ void add_validate_command(CLI::App& app, int& result) {
                   "and what a piece costs\")")
       ->check(CLI::IsMember({"greatest", "launch"}))
       ->capture_default_str();
-  cmd->add_option("--parts-after-stops", a->parts_after_stops,
+  cmd->add_option("--parts-after-hand-over", a->parts_after_hand_over,
                   "A plan that stops and resumes blocks, in parts: a launch's part on the same SMs as its part before, "
-                  "where that part has a piece the plan stops, is a grid of its own issued at its planned start "
-                  "(apart), or joins that part's grid (merged: its workers may take the slots the stops free for "
-                  "another launch; sim::PieceCut; docs/validation.md, \"Safe points off the sample loop\")")
+                  "where another launch starts pieces on those SMs between the two, is a grid of its own issued at its "
+                  "planned start (apart), or joins that part's grid (merged: its workers may take the slots freed for "
+                  "the other launch; sim::PieceCut; docs/validation.md, \"Safe points off the sample loop\")")
       ->check(CLI::IsMember({"apart", "merged"}))
       ->capture_default_str();
   cmd->add_option("--sample-gate", a->sample_gate,

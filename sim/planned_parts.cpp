@@ -76,49 +76,61 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
   std::sort(instants.begin(), instants.end());
   instants.erase(std::unique(instants.begin(), instants.end()), instants.end());
   const auto epoch = [&](TimeNs t) { return std::upper_bound(instants.begin(), instants.end(), t) - instants.begin(); };
+  // Each SM's piece starts and their launches, by start: whether another launch took an SM between two of a
+  // launch's parts.
+  std::vector<std::vector<std::pair<TimeNs, std::int32_t>>> starts_on;
+  for (const auto& p : pieces) {
+    if (static_cast<std::size_t>(p.launch) >= n || p.sm < 0) continue;
+    if (starts_on.size() <= static_cast<std::size_t>(p.sm)) starts_on.resize(static_cast<std::size_t>(p.sm) + 1);
+    starts_on[static_cast<std::size_t>(p.sm)].emplace_back(p.start, p.launch);
+  }
+  for (auto& v : starts_on) std::sort(v.begin(), v.end());
+  // Whether a launch other than `launch` starts a piece on one of `sms` after `after` and no later than `before`.
+  // Between two consecutive starts of a launch's pieces any piece that starts is another launch's; at `before` itself
+  // the launch's own part starts too, and another launch that starts there at the same instant takes the SM as well.
+  const auto others_start_on = [&](const std::vector<int>& sms, std::int32_t launch, TimeNs after, TimeNs before) {
+    for (const int sm : sms) {
+      const auto& v = starts_on[static_cast<std::size_t>(sm)];
+      auto it = std::upper_bound(v.begin(), v.end(), std::pair{after, std::numeric_limits<std::int32_t>::max()});
+      for (; it != v.end() && it->first <= before; ++it)
+        if (it->second != launch) return true;
+    }
+    return false;
+  };
   if (unjoined) *unjoined = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto& s = of[i];
     bool counted_one = false;            // the launch has a part as merge_within 0 cuts it
     std::vector<int> last_unjoined_sms;  // that part's SMs
-    bool last_unjoined_stops = false;    // whether that part has a piece the plan stops
-    std::vector<char> stops;             // per part of out[i]: whether it has a piece the plan stops
     for (std::size_t k = 0; k < s.size();) {
       const auto e = epoch(pieces[s[k]].start);
+      // The launch's piece that starts last before this part (none for its first).
+      const TimeNs previous_start = k > 0 ? pieces[s[k - 1]].start : -1;
       PlannedPieces part;
       part.start = pieces[s[k]].start;
-      bool part_stops = false;
       for (; k < s.size() && epoch(pieces[s[k]].start) == e; ++k) {
         part.pieces.push_back(s[k]);
         part.sms.push_back(pieces[s[k]].sm);
-        part_stops = part_stops || stopped(s[k]);
       }
       std::sort(part.sms.begin(), part.sms.end());
       part.sms.erase(std::unique(part.sms.begin(), part.sms.end()), part.sms.end());
-      const auto merges = [&](const std::vector<int>& sms, bool earlier_stops) {
-        return sms == part.sms && !(how.apart_after_stops && earlier_stops);
-      };
-      // merge_within 0 merges only parts on the same SMs
-      if (!counted_one || !merges(last_unjoined_sms, last_unjoined_stops)) {
+      const bool handed_over = how.apart_after_hand_over && previous_start >= 0 &&
+                               others_start_on(part.sms, static_cast<std::int32_t>(i), previous_start, part.start);
+      const auto merges = [&](const std::vector<int>& sms) { return sms == part.sms && !handed_over; };
+      if (!counted_one || !merges(last_unjoined_sms)) {  // merge_within 0 merges only parts on the same SMs
         if (unjoined) ++*unjoined;
         last_unjoined_sms = part.sms;
-        last_unjoined_stops = part_stops;
         counted_one = true;
-      } else {
-        last_unjoined_stops = last_unjoined_stops || part_stops;
       }
       auto& parts = out[i];
-      if (!parts.empty() &&
-          (merges(parts.back().sms, stops.back() != 0) || part.start - parts.back().start < how.merge_within)) {
+      if (!parts.empty() && (merges(parts.back().sms) || part.start - parts.back().start < how.merge_within)) {
         auto& into = parts.back();
         into.pieces.insert(into.pieces.end(), part.pieces.begin(), part.pieces.end());
         std::vector<int> sms;
         std::set_union(into.sms.begin(), into.sms.end(), part.sms.begin(), part.sms.end(), std::back_inserter(sms));
         into.sms = std::move(sms);
-        stops.back() = static_cast<char>(stops.back() || part_stops);
       } else {
         parts.push_back(std::move(part));
-        stops.push_back(static_cast<char>(part_stops));
       }
     }
   }

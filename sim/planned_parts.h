@@ -47,20 +47,23 @@ struct PieceCut {
   // start up to `merge_within` before its planned start, on an SM of its launch's part before.
   TimeNs merge_within = 0;
   // A part on the same SMs as its launch's part before it is merged into that part, except, where this is set, when
-  // that part has a piece the plan stops (flush, switch, kill). The plan stops a piece to hand its slot to another
-  // launch; merged, the later part's workers are in the same grid, and the hardware places them in the freed slots as
-  // soon as no grid of a greater priority is waiting, ahead of their planned start and of the launch the slot was
-  // freed for (validate-h200's srtf-chimera: mriq's pieces after histogram took histogram's slots in some executions,
-  // histogram +77 %; docs/validation.md, "Safe points off the sample loop").
-  bool apart_after_stops = true;
+  // another launch starts pieces on those SMs between the two (the plan hands the SMs over: it stops the launch's
+  // pieces there, or lets them end and gives the slots to another). Merged, the later part's workers are in the same
+  // grid, and the hardware places them in the freed slots as soon as no grid of a greater priority is waiting, ahead
+  // of their planned start and of the launch the slots are for (validate-h200's srtf-chimera: mriq's pieces after
+  // histogram took histogram's slots in some executions, histogram +77 %; bursts-h200's: b0-2-histogram's blocks
+  // after b1-3-blackscholes ran before it, which started 150 us late; docs/validation.md, "Safe points off the sample
+  // loop").
+  bool apart_after_hand_over = true;
 };
 
 // Per launch, its parts in start order. The instants are planned_parts' (each launch's first start, last start and
 // end) and the end of every piece the plan stops (flush, switch, kill): where an SM changes hands. (Every launch's
 // release as a further instant, where a preempting policy decides, was measured no better: docs/validation.md,
-// "Preempting plans in parts".) Neighbouring parts on the same SMs are merged (but see PieceCut::apart_after_stops),
-// then joined as PieceCut::merge_within says. Empty for every launch of a plan over several GPUs.
-// `unjoined`, where given, is set to the number of parts the cut has with merge_within 0 (validate reports both).
+// "Preempting plans in parts".) Neighbouring parts on the same SMs are merged (but see
+// PieceCut::apart_after_hand_over), then joined as PieceCut::merge_within says. Empty for every launch of a plan over
+// several GPUs. `unjoined`, where given, is set to the number of parts the cut has with merge_within 0 (validate
+// reports both).
 std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& plan, const PieceCut& how = {},
                                                             std::size_t* unjoined = nullptr);
 

@@ -185,7 +185,7 @@ TEST(PlannedPieceParts, APartSoonAfterItsLaunchsPartBeforeJoinsIt) {
 
 // Two SMs. Launch 0 runs blocks 0-1 from t = 0 on SMs 0-1; at 40 launch 1 takes both SMs (blocks 0-1, [40, 90)) and
 // launch 0's two pieces are switched out; launch 0 resumes them at 90 on the same SMs and ends at 150.
-TEST(PlannedPieceParts, APartAfterItsLaunchsStoppedPiecesIsAGridOfItsOwn) {
+TEST(PlannedPieceParts, APartAfterItsSmsWentToAnotherLaunchIsAGridOfItsOwn) {
   RunResult r = launches_finishing_at({150, 90});
   r.schedule.pieces = {BlockPiece{0, 40, 0, 0, 0, 0, PieceOutcome::SwitchedOut},
                        BlockPiece{0, 40, 0, 1, 0, 1, PieceOutcome::SwitchedOut},
@@ -194,8 +194,9 @@ TEST(PlannedPieceParts, APartAfterItsLaunchsStoppedPiecesIsAGridOfItsOwn) {
                        BlockPiece{90, 150, 0, 0, 0, 0, PieceOutcome::SwitchedIn},
                        BlockPiece{90, 150, 0, 1, 0, 1, PieceOutcome::SwitchedIn}};
   // Instants: launch 0's first start 0, last start 90, end 150; launch 1's 40, 40, 90; the switched pieces' end 40.
-  // Launch 0's pieces start in epochs [0, 40) and [90, 150), both on SMs {0, 1}. Merged, one grid would hold the
-  // resumes too, and its workers could take the slots freed at 40 before launch 1's grid: apart, two parts.
+  // Launch 0's pieces start in epochs [0, 40) and [90, 150), both on SMs {0, 1}, and launch 1 starts pieces on both
+  // SMs at 40, between launch 0's starts 0 and 90. Merged, one grid would hold the resumes too, and its workers could
+  // take the slots freed at 40 before launch 1's grid: apart, two parts.
   std::size_t unjoined = 0;
   const auto p = planned_piece_parts(r, {}, &unjoined);
   ASSERT_EQ(p[0].size(), 2u);
@@ -205,24 +206,30 @@ TEST(PlannedPieceParts, APartAfterItsLaunchsStoppedPiecesIsAGridOfItsOwn) {
   EXPECT_EQ(p[1].size(), 1u);
   EXPECT_EQ(unjoined, 3u);  // launch 0's two parts and launch 1's one
   // The old cut: one part of four pieces for launch 0.
-  const auto merged = planned_piece_parts(r, {.apart_after_stops = false}, &unjoined);
+  const auto merged = planned_piece_parts(r, {.apart_after_hand_over = false}, &unjoined);
   ASSERT_EQ(merged[0].size(), 1u);
   EXPECT_EQ(merged[0][0].pieces, (std::vector<std::size_t>{0, 1, 4, 5}));
   EXPECT_EQ(unjoined, 2u);
   // Joined within 100 (90 - 0 < 100), the resumes join the first part again: the window joins whatever it reaches.
   EXPECT_EQ(planned_piece_parts(r, {.merge_within = 100})[0].size(), 1u);
-  // Without a stop between them, parts on the same SMs still merge (launch 0 simply goes on at 90 after a gap).
+  // No stop: launch 0's blocks 0-1 end at 40, launch 1 runs on both SMs until 90, and launch 0's blocks 2-3 follow.
+  // The SMs still went to launch 1 in between (bursts-h200's srtf-chimera lets a long launch's blocks end and gives the
+  // slots to shorter ones): apart.
   r.schedule.pieces[0].outcome = PieceOutcome::Completed;
   r.schedule.pieces[1].outcome = PieceOutcome::Completed;
   r.schedule.pieces[4] = BlockPiece{90, 150, 0, 2, 0, 0};
   r.schedule.pieces[5] = BlockPiece{90, 150, 0, 3, 0, 1};
+  EXPECT_EQ(planned_piece_parts(r)[0].size(), 2u);
+  // Launch 1 on a third SM instead: nothing starts on SMs 0-1 between 0 and 90, and the parts on them merge.
+  r.schedule.pieces[2] = BlockPiece{40, 90, 1, 0, 0, 2};
+  r.schedule.pieces[3] = BlockPiece{40, 90, 1, 1, 0, 2};
   EXPECT_EQ(planned_piece_parts(r)[0].size(), 1u);
 }
 
-// In a cut with parts apart after stops, no part holds a piece that starts after a piece of the same part was stopped
-// (the plan handed that slot to another launch). The plan has pieces flushed the instant they start; they hold no slot.
-// validate-h200's srtf-chimera plan has such a part merged the old way: mriq's pieces before histogram (switched out at
-// 679-689 us) and its resumes after (742.9 us), one grid.
+// In a cut with parts apart after a hand-over, no part holds a piece that starts after a piece of the same part was
+// stopped (the plan handed that slot to another launch). The plan has pieces flushed the instant they start; they hold
+// no slot. validate-h200's srtf-chimera plan has such a part merged the old way: mriq's pieces before histogram
+// (switched out at 679-689 us) and its resumes after (742.9 us), one grid.
 TEST(PlannedPieceParts, NoPartResumesAfterItsOwnStopsOnValidateH200) {
   const auto [loaded, plan] = test::shipped_plan("validate-h200", "srtf-chimera");
   const auto resumes_after_a_stop = [&](const std::vector<std::vector<PlannedPieces>>& cut) {
@@ -242,7 +249,7 @@ TEST(PlannedPieceParts, NoPartResumesAfterItsOwnStopsOnValidateH200) {
     return n;
   };
   EXPECT_EQ(resumes_after_a_stop(planned_piece_parts(plan)), 0);
-  EXPECT_GT(resumes_after_a_stop(planned_piece_parts(plan, {.apart_after_stops = false})), 0);
+  EXPECT_GT(resumes_after_a_stop(planned_piece_parts(plan, {.apart_after_hand_over = false})), 0);
 }
 
 TEST(PlannedPieceParts, EveryPieceOfChimerasPlanIsInExactlyOnePart) {
