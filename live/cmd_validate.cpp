@@ -104,15 +104,15 @@ std::string params_label(const std::map<std::string, std::string>& params) {
   return s + "]";
 }
 
-// Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
-// no SM is kept from a launch): the hardware's own dispatch carries them out, fifo in launch order, the others
-// through stream priorities (launch_priorities.h).
 // How a plan that stops and resumes blocks is cut in parts (--part-merge-us, --parts-after-hand-over).
 sim::PieceCut piece_cut_how(const ValidateArgs& a) {
   return {.merge_within = static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3)),
           .apart_after_hand_over = a.parts_after_hand_over == "apart"};
 }
 
+// Plans that only order whole launches (a freed slot goes to some launch's next block; no running block is stopped,
+// no SM is kept from a launch): the hardware's own dispatch carries them out, fifo in launch order, the others
+// through stream priorities (launch_priorities.h).
 bool orders_whole_launches(const std::string& policy) {
   return policy == "fifo" || policy == "sjf" || policy == "knapsack";
 }
