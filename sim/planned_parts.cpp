@@ -19,7 +19,10 @@ std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan) {
   std::vector<std::vector<PlannedPart>> out(n);
   for (const auto& p : plan.schedule.pieces)
     if (static_cast<std::size_t>(p.launch) < n && p.outcome != PieceOutcome::Completed) return out;  // blocks in pieces
-  const auto cut = planned_piece_parts(plan);  // empty for a plan over several GPUs
+  // Whole blocks: the launches of such plans share SMs at once (mpmax, srtf's samples), so the rule on hand-overs, made
+  // for plans that stop and resume blocks, would cut them at every block of another launch; their cut is as measured
+  // before that rule (docs/validation.md, "Safe points off the sample loop"). Empty for a plan over several GPUs.
+  const auto cut = planned_piece_parts(plan, {.apart_after_hand_over = false});
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<PlannedPart> parts;
     std::int32_t next_block = 0;

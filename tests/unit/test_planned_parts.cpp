@@ -226,6 +226,21 @@ TEST(PlannedPieceParts, APartAfterItsSmsWentToAnotherLaunchIsAGridOfItsOwn) {
   EXPECT_EQ(planned_piece_parts(r)[0].size(), 1u);
 }
 
+// Plans of whole blocks keep the cut they had: their launches share SMs at once (mpmax, srtf's samples), and the rule
+// on hand-overs would cut them at every block of another launch. Two SMs: launch 0's blocks 0-1 at [0, 40), launch 1's
+// blocks 0-1 at [40, 90), launch 0's blocks 2-3 at [90, 150), all on SMs 0-1, every block whole.
+TEST(PlannedParts, WholeBlocksAreNotCutAtHandOvers) {
+  RunResult r = launches_finishing_at({150, 90});
+  r.schedule.pieces = {BlockPiece{0, 40, 0, 0, 0, 0},   BlockPiece{0, 40, 0, 1, 0, 1},
+                       BlockPiece{40, 90, 1, 0, 0, 0},  BlockPiece{40, 90, 1, 1, 0, 1},
+                       BlockPiece{90, 150, 0, 2, 0, 0}, BlockPiece{90, 150, 0, 3, 0, 1}};
+  const auto parts = planned_parts(r);
+  ASSERT_EQ(parts[0].size(), 1u);  // blocks 0-3 of launch 0, one part on SMs 0-1
+  EXPECT_EQ(parts[0][0].first, 0);
+  EXPECT_EQ(parts[0][0].blocks, 4);
+  EXPECT_EQ(planned_piece_parts(r)[0].size(), 2u);  // the cut of pieces, by default apart after the hand-over at 40
+}
+
 // In a cut with parts apart after a hand-over, no part holds a piece that starts after a piece of the same part was
 // stopped (the plan handed that slot to another launch). The plan has pieces flushed the instant they start; they hold
 // no slot. validate-h200's srtf-chimera plan has such a part merged the old way: mriq's pieces before histogram
