@@ -80,9 +80,10 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
   instants.erase(std::unique(instants.begin(), instants.end()), instants.end());
   const auto epoch = [&](TimeNs t) { return std::upper_bound(instants.begin(), instants.end(), t) - instants.begin(); };
   // Each SM's piece starts and their launches, by start: whether another launch took an SM between two of a
-  // launch's parts.
+  // launch's parts. Only the rule on hand-overs reads them (plans of whole blocks are cut without it).
   std::vector<std::vector<std::pair<TimeNs, std::int32_t>>> starts_on;
   for (const auto& p : pieces) {
+    if (!how.apart_after_hand_over) break;
     if (static_cast<std::size_t>(p.launch) >= n || p.sm < 0) continue;
     if (starts_on.size() <= static_cast<std::size_t>(p.sm)) starts_on.resize(static_cast<std::size_t>(p.sm) + 1);
     starts_on[static_cast<std::size_t>(p.sm)].emplace_back(p.start, p.launch);
