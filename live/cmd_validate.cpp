@@ -478,6 +478,10 @@ int validate_command(const ValidateArgs& a) {
         // What the hardware makes of the parts, in simulation: where it differs from the plan (a plan that holds a
         // launch below what its SM has room for beside other launches' blocks), the execution will too
         // (docs/validation.md, "What the hardware makes of a plan in parts").
+        // The way asked for: --capped-parts and --part-priorities hold for every plan carried out in parts; auto
+        // below replaces it only where neither was asked for (31d52b0 had dropped this, and the two flags did nothing
+        // for plans of whole blocks from session 46 to 54: docs/validation.md, "Held parts that were not held").
+        parts_variant = sim::PartsReplayOptions{.capped = a.capped_parts, .part_priorities = a.part_priorities};
         if (in_parts && every_launch) {
           const int levels = prio_least - prio_greatest + 1;
           // auto carries the parts out at their launches' priorities where the replay of that is within the bound;
