@@ -74,14 +74,15 @@ struct ValidateArgs {
   int entries_per_worker = ExecutorOptions{}.entries_per_worker;
   bool per_launch = false, any_gpu = false, no_green_contexts = false, plan_placement = false, no_lanes = false,
        in_order_starts = false, green_samples = false, green_parts = false, gate_parts = false, capped_parts = false,
-       part_priorities = false;
+       part_priorities = false, cut_at_residency = false;
   std::string part_stops = "planned-end";  // parts of pieces: a stopped piece stops at its planned end, or budget
-  int shared_carveout = -1;     // every kernel's preferred shared-memory carveout (percent; -1: the driver's)
-  int part_context_groups = 1;  // parts' green contexts: whole aligned runs of this many SM groups
-  double part_merge_us = 10;    // parts of pieces: a part within this of its launch's part before joins it
+  std::string held_cut = "merged";  // parts held to the plan's blocks an SM: cut as every way (merged) or at residency
+  int shared_carveout = -1;         // every kernel's preferred shared-memory carveout (percent; -1: the driver's)
+  int part_context_groups = 1;      // parts' green contexts: whole aligned runs of this many SM groups
+  double part_merge_us = 10;        // parts of pieces: a part within this of its launch's part before joins it
   std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
-  std::string sample_parts = "greatest";  // parts of pieces holding only a planned sample: greatest or launch
+  std::string sample_parts = "greatest";        // parts of pieces holding only a planned sample: greatest or launch
   std::string parts_after_hand_over = "apart";  // parts of pieces after their SMs went to another launch: apart, merged
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
@@ -90,7 +91,7 @@ struct ValidateArgs {
   double max_start_delay_us = 0;   // > 0: fail when a launch's first block starts later than planned by more
   double regrid_wait_us = static_cast<double>(ExecutorOptions{}.regrid_wait_ns) / 1e3;
   int streams_per_launch = ExecutorOptions{}.streams_per_launch;
-  std::string executor = "auto";  // auto, blocks, native, fused
+  std::string executor = "auto";        // auto, blocks, native, fused
   std::string parts_choice = "starts";  // auto's choice of a way to carry out parts: sim::PartsChoice
   // auto, a plan in parts: a way's replay makespan within this % of the plan's (sim::choose_parts_way)
   double parts_makespan_bound = sim::kPartsMakespanBoundPct;
@@ -466,10 +467,11 @@ int validate_command(const ValidateArgs& a) {
       std::string parts_variants;                       // auto's comparison of the ways, for the report
       std::vector<double> parts_start_delays_foreseen;  // the replay's part start delays (us), of the way carried out
       bool in_parts = false, gate_parts = false;
+      bool residency_cut = a.cut_at_residency;  // the cut carried out keeps parts apart where the residency changes
       std::string parts_fused;  // auto: why a plan cut in parts went to the fused worker instead, for the report
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && blocks_whole &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
-        cut = sim::planned_parts(predicted);
+        cut = sim::planned_parts(predicted, a.cut_at_residency);
         std::size_t parts = 0;
         for (const auto& c : cut) parts += c.size();
         const bool every_launch = sim::every_launch_has_parts(cut);
@@ -496,7 +498,7 @@ int validate_command(const ValidateArgs& a) {
           // not keep the plan's mix on an SM, and the fused worker carries the plan out instead (docs/validation.md,
           // "Plans the hardware does not keep in parts").
           if (a.executor == "auto" && !a.capped_parts && !a.part_priorities) {
-            auto ways = sim::replay_parts_ways(w, gpu, predicted, cut, o, levels, alone_cache);
+            auto ways = sim::replay_parts_ways(w, gpu, predicted, cut, o, levels, alone_cache, a.cut_at_residency);
             const auto pct = [](const std::vector<double>& v, double q) { return sim::nearest_rank_pct(v, q); };
             const auto by_part = sim::part_priorities(w, gpu, predicted, cut, prio_least, prio_greatest);
             for (const auto& way : ways) {
@@ -527,7 +529,19 @@ int validate_command(const ValidateArgs& a) {
             parts_start_delays_foreseen = std::move(ways[k].start_delays_us);
           } else {
             parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant);
-            parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, *parts_replay);
+            parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, *parts_replay, a.cut_at_residency);
+          }
+          // --held-cut residency: the way is chosen on the cut every way shares; where it holds the parts, they are
+          // cut again at the plan's residency changes so that each is held to its own phase's blocks an SM, and the
+          // replay of that cut is what the execution is held to (docs/validation.md, "Parts held by the phase of the
+          // plan").
+          if (in_parts && parts_variant.capped && !residency_cut && a.held_cut == "residency") {
+            cut = sim::planned_parts(predicted, true);
+            residency_cut = true;
+            parts = 0;
+            for (const auto& c : cut) parts += c.size();
+            parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant);
+            parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, *parts_replay, true);
           }
         }
         gate_parts = a.gate_parts ||
@@ -778,7 +792,9 @@ int validate_command(const ValidateArgs& a) {
       // time-shared one, whichever executor carried it out.
       // The plan's side of the part starts, once for the three uses below.
       std::optional<sim::PlanPartIndex> plan_parts;
-      if (!time_shared) plan_parts.emplace(predicted);
+      // With --cut-at-residency (or --held-cut residency's held parts), against the cut carried out where the plan was
+      // carried out in parts.
+      if (!time_shared) plan_parts.emplace(predicted, residency_cut && in_parts);
       const auto part_starts =
           time_shared ? std::vector<sim::PartStart>{} : sim::part_starts(*plan_parts, executed_schedule);
       const std::vector<double> part_offsets_us = sim::part_start_delays_us(part_starts);
@@ -910,8 +926,9 @@ int validate_command(const ValidateArgs& a) {
             "  carried out{}{}\n", parts_variant.part_priorities ? " each part at a priority of its own" : "",
             parts_variant.capped
                 ? fmt::format("{}held to the plan's blocks an SM: {} parts so held (workers that admit themselves "
-                              "up to it)",
-                              parts_variant.part_priorities ? ", " : " ", capped_parts)
+                              "up to it){}",
+                              parts_variant.part_priorities ? ", " : " ", capped_parts,
+                              residency_cut ? ", cut where the plan's residency changes" : "")
                 : std::string());
       if (!host_calls.empty()) fmt::print("  host: {}\n", host_calls);
       if (replay)
@@ -1057,6 +1074,19 @@ void add_validate_command(CLI::App& app, int& result) {
       "runs as workers that admit themselves on an SM up to that many and run the part's blocks in turn (auto does so "
       "where the parts replay outside the bound in simulation and so held within it: docs/validation.md, \"Parts "
       "held to the plan's blocks an SM\")");
+  cmd->add_flag(
+      "--cut-at-residency", a->cut_at_residency,
+      "With parts of whole blocks: also cut a launch where the plan changes how many of its blocks it runs at once on "
+      "one SM, so that a part held to the plan's blocks an SM (--capped-parts, or auto's) is held to its own phase's "
+      "(docs/validation.md, \"Parts held by the phase of the plan\")");
+  cmd->add_option("--held-cut", a->held_cut,
+                  "Parts of whole blocks carried out held to the plan's blocks an SM (auto's choice, or "
+                  "--capped-parts): merged, cut as the other ways are; residency, cut again where the plan changes "
+                  "how many of the launch's blocks it runs at once on one SM, each part held to its own phase's "
+                  "(the way is chosen on the shared cut either way; docs/validation.md, \"Parts held by the phase of "
+                  "the plan\")")
+      ->check(CLI::IsMember({"merged", "residency"}))
+      ->capture_default_str();
   cmd->add_flag(
       "--part-priorities", a->part_priorities,
       "With parts (--green-parts, or auto's): each part at a stream priority of its own, from the plan's order of "

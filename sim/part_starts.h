@@ -26,7 +26,9 @@ struct PartStart {
 // execution's two start-delay rules, share it. It refers to `plan`, which must outlive it.
 class PlanPartIndex {
  public:
-  explicit PlanPartIndex(const RunResult& plan);
+  // `at_residency_changes`: the parts are planned_part_pieces(plan, true)'s (the cut validate --cut-at-residency
+  // carries out).
+  explicit PlanPartIndex(const RunResult& plan, bool at_residency_changes = false);
   const RunResult& plan() const { return *plan_; }
 
  private:

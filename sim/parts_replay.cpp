@@ -336,8 +336,9 @@ std::string fused_choice_reason(const std::vector<PartsWay>& ways, PartsDecision
       ways[0].makespan_err_pct, makespan_bound_pct);
 }
 
-std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay) {
-  return replay_start_delays_us(PlanPartIndex(plan), planned_waits(w, plan), replay);
+std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay,
+                                           bool at_residency_changes) {
+  return replay_start_delays_us(PlanPartIndex(plan, at_residency_changes), planned_waits(w, plan), replay);
 }
 
 std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std::vector<TimeNs>& planned_waits,
@@ -348,7 +349,7 @@ std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std:
 
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
-                                        int levels, AloneTimeCache& alone) {
+                                        int levels, AloneTimeCache& alone, bool at_residency_changes) {
   require_parts_of(w, plan, cut, levels);
   const auto own_priorities = part_priorities(w, gpu, plan, cut, 0, 1 - levels);
   // Parts the plan holds below their kernel's residency for more than one round of blocks: not a part that has few
@@ -359,7 +360,7 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
     for (std::size_t j = 0; j < caps[i].size(); ++j)
       if (caps[i][j] > 0 && cut[i][j].blocks > caps[i][j] * static_cast<int>(cut[i][j].sms.size())) ++held;
   // The plan's side of the start delays, once for the four ways.
-  const PlanPartIndex index(plan);
+  const PlanPartIndex index(plan, at_residency_changes);
   const auto waits = planned_waits(w, plan);
   std::vector<PartsWay> out;
   for (const PartsReplayOptions v :

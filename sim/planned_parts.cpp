@@ -14,7 +14,7 @@ bool every_launch_has_parts(const std::vector<std::vector<PlannedPart>>& cut) {
 
 // The parts of pieces are cut at the same instants (a plan whose blocks all run whole stops none); a launch's parts
 // are block ranges when its pieces, in start order, are its blocks in index order.
-std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan) {
+std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan, bool at_residency_changes) {
   const std::size_t n = plan.launches.size();
   std::vector<std::vector<PlannedPart>> out(n);
   for (const auto& p : plan.schedule.pieces)
@@ -22,7 +22,8 @@ std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan) {
   // Whole blocks: the launches of such plans share SMs at once (mpmax, srtf's samples), so the rule on hand-overs, made
   // for plans that stop and resume blocks, would cut them at every block of another launch; their cut is as measured
   // before that rule (docs/validation.md, "Safe points off the sample loop"). Empty for a plan over several GPUs.
-  const auto cut = planned_piece_parts(plan, {.apart_after_hand_over = false});
+  const auto cut = planned_piece_parts(
+      plan, {.apart_after_hand_over = false, .apart_where_residency_changes = at_residency_changes});
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<PlannedPart> parts;
     std::int32_t next_block = 0;
@@ -101,10 +102,39 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
     }
     return false;
   };
+  // Per launch and instant's window (epoch): the most of the launch's blocks the plan runs at once on one SM during it
+  // (only where PieceCut::apart_where_residency_changes reads it).
+  std::vector<std::vector<int>> residency(how.apart_where_residency_changes ? n : 0);
+  for (std::size_t i = 0; i < residency.size(); ++i) {
+    auto& most = residency[i];
+    most.assign(instants.size() + 1, 0);
+    std::vector<std::vector<std::pair<TimeNs, int>>> changes;  // per SM: (time, +1 start / -1 end)
+    for (const std::size_t k : of[i]) {
+      const auto& p = pieces[k];
+      if (p.sm < 0) continue;
+      if (changes.size() <= static_cast<std::size_t>(p.sm)) changes.resize(static_cast<std::size_t>(p.sm) + 1);
+      changes[static_cast<std::size_t>(p.sm)].emplace_back(p.start, 1);
+      changes[static_cast<std::size_t>(p.sm)].emplace_back(p.end, -1);
+    }
+    for (auto& c : changes) {
+      std::sort(c.begin(), c.end());  // an end before a start at the same time
+      int now = 0;
+      for (std::size_t j = 0; j < c.size(); ++j) {
+        now += c[j].second;
+        if (j + 1 < c.size() && c[j + 1].first == c[j].first) continue;  // the level holds from the last change on
+        if (now <= 0 || j + 1 == c.size()) continue;
+        // The level `now` holds over [c[j].first, c[j + 1].first): every window it overlaps.
+        const auto first = epoch(c[j].first), last = epoch(c[j + 1].first - 1);
+        for (auto e = first; e <= last; ++e)
+          most[static_cast<std::size_t>(e)] = std::max(most[static_cast<std::size_t>(e)], now);
+      }
+    }
+  }
   if (unjoined) *unjoined = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const auto& s = of[i];
-    bool counted_one = false;            // the launch has a part as merge_within 0 cuts it
+    int last_residency = -1;   // the residency of the window of the launch's last part (apart_where_residency_changes)
+    bool counted_one = false;  // the launch has a part as merge_within 0 cuts it
     std::vector<int> last_unjoined_sms;  // that part's SMs
     for (std::size_t k = 0; k < s.size();) {
       const auto e = epoch(pieces[s[k]].start);
@@ -120,7 +150,12 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
       part.sms.erase(std::unique(part.sms.begin(), part.sms.end()), part.sms.end());
       const bool handed_over = how.apart_after_hand_over && previous_start >= 0 &&
                                others_start_on(part.sms, static_cast<std::int32_t>(i), previous_start, part.start);
-      const auto merges = [&](const std::vector<int>& sms) { return sms == part.sms && !handed_over; };
+      const int part_residency = residency.empty() ? 0 : residency[i][static_cast<std::size_t>(e)];
+      const bool residency_changed = !residency.empty() && last_residency >= 0 && part_residency != last_residency;
+      last_residency = part_residency;
+      const auto merges = [&](const std::vector<int>& sms) {
+        return sms == part.sms && !handed_over && !residency_changed;
+      };
       if (!counted_one || !merges(last_unjoined_sms)) {  // merge_within 0 merges only parts on the same SMs
         if (unjoined) ++*unjoined;
         last_unjoined_sms = part.sms;
@@ -141,11 +176,11 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
   return out;
 }
 
-std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan) {
+std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan, bool at_residency_changes) {
   std::vector<PlannedPartPiece> out;
   const auto& pieces = plan.schedule.pieces;
   if (runs_blocks_whole(plan)) {
-    const auto cut = planned_parts(plan);
+    const auto cut = planned_parts(plan, at_residency_changes);
     if (!every_launch_has_parts(cut)) return out;
     // The plan's piece of each block, by launch and block.
     std::vector<std::vector<std::size_t>> of_block(cut.size());

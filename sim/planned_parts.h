@@ -22,7 +22,10 @@ struct PlannedPart {
 // launch's blocks that start between two such instants are one part, and neighbouring parts on the same SMs are
 // merged. Empty for a launch whose parts would not be block ranges (a plan that starts its blocks out of index
 // order), and for every launch of a plan over several GPUs or one that runs a block in several pieces.
-std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan);
+// `at_residency_changes` (validate and as-priorities --cut-at-residency): neighbouring parts on the same SMs are kept
+// apart where the most of the launch's blocks the plan runs at once on one SM differs between them
+// (PieceCut::apart_where_residency_changes), so that a part held to the plan's blocks an SM is held to its own phase's.
+std::vector<std::vector<PlannedPart>> planned_parts(const RunResult& plan, bool at_residency_changes = false);
 
 // Whether a cut can carry out the whole plan: it has launches and every one of them has parts (an execution in parts,
 // and its replay, need them all cut).
@@ -55,6 +58,14 @@ struct PieceCut {
   // after b1-3-blackscholes ran before it, which started 150 us late; docs/validation.md, "Safe points off the sample
   // loop").
   bool apart_after_hand_over = true;
+  // A part on the same SMs as its launch's part before it is merged into that part, except, where this is set, when
+  // the most of the launch's blocks the plan runs at once on one SM differs between the two instants' windows (the
+  // plan holds the launch to fewer slots an SM beside another launch, then lets it fill them: JIT MPMax's reservation,
+  // srtf-adaptive's residency cap). Parts held to the plan's blocks an SM (validate --capped-parts) are held to their
+  // part's most: merged, a part planned to hold one slot an SM while another launch runs and seven after it holds seven
+  // from its start, and takes the other launch's slots (validate-h200's mpmax: mriq's part 13 took stencil's, whose
+  // part waited 1 ms; docs/validation.md, "Parts held by the phase of the plan").
+  bool apart_where_residency_changes = false;
 };
 
 // Per launch, its parts in start order. The instants are planned_parts' (each launch's first start, last start and
@@ -85,6 +96,7 @@ struct PlannedPartPiece {
   TimeNs start = 0, end = 0;
 };
 // In launch, part and planned start order; empty for a plan no cut covers (a launch without parts, several GPUs).
-std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan);
+// `at_residency_changes` as for planned_parts (plans of whole blocks only).
+std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan, bool at_residency_changes = false);
 
 }  // namespace gpusched::sim

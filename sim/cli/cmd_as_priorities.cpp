@@ -32,6 +32,42 @@ std::string part_starts_text(const sim::PlanPartIndex& plan, const sim::PartsWay
                      sim::nearest_rank_pct(way.start_delays_us, 0.5), sim::nearest_rank_pct(way.start_delays_us, 0.99));
 }
 
+// Each part of a replayed way, the latest start delay first: which parts the hardware's placement holds up, with the
+// model exact (as-priorities --per-part).
+void print_part_delays(const Workload& w, const GpuSpec& gpu, const std::vector<std::vector<sim::PlannedPart>>& cut,
+                       const sim::PlanPartIndex& plan, const sim::PartsWay& way, int levels) {
+  const auto caps = sim::binding_part_caps(w, gpu, plan.plan(), cut);
+  const auto priorities = sim::launch_priorities(plan.plan(), 0, 1 - levels);
+  const auto starts = sim::part_starts(plan, way.replay.in_workload.schedule);
+  struct Row {
+    const sim::PartStart* start;
+    double delay_us;
+  };
+  std::vector<Row> rows;
+  std::size_t ran = 0;
+  for (const auto& s : starts) {
+    if (s.executed < 0) continue;
+    if (ran < way.start_delays_us.size()) rows.push_back({&s, way.start_delays_us[ran]});
+    ++ran;
+  }
+  if (rows.size() != ran) return;  // the start delays' mapping failed: nothing to lay beside the parts
+  std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.delay_us > y.delay_us; });
+  fmt::print("    {:<20} {:>7} {:>5} {:>8} {:>4} {:>14} {:>14} {:>12} {:>12}\n", "part", "blocks", "SMs", "priority",
+             "cap", "planned start", "replay start", "offset us", "delay us");
+  for (const auto& r : rows) {
+    const auto& s = *r.start;
+    if (static_cast<std::size_t>(s.part) >= cut[static_cast<std::size_t>(s.launch)].size()) continue;
+    const auto& part = cut[static_cast<std::size_t>(s.launch)][static_cast<std::size_t>(s.part)];
+    const auto launch = static_cast<std::size_t>(s.launch);
+    const int cap = way.options.capped ? caps[launch][static_cast<std::size_t>(s.part)] : 0;
+    fmt::print("    {:<20} {:>7} {:>5} {:>8} {:>4} {:>14} {:>14} {:>+12.1f} {:>+12.1f}\n",
+               fmt::format("{}#{}", w.launches[launch].id, s.part), part.blocks, part.sms.size(),
+               way.options.part_priorities ? std::string("own") : fmt::format("{}", priorities.priority[launch]),
+               cap > 0 ? fmt::format("{}", cap) : std::string("-"), format_duration(s.planned),
+               format_duration(s.executed), static_cast<double>(s.executed - s.planned) / 1000.0, r.delay_us);
+  }
+}
+
 }  // namespace
 
 void add_as_priorities_command(CLI::App& app) {
@@ -41,7 +77,7 @@ void add_as_priorities_command(CLI::App& app) {
     std::string workload, gpu, policies = "all", interference = "none", parts_csv;
     std::vector<std::string> sets;
     int levels = 6;
-    bool per_launch = false, parts_capped = false, part_priorities = false;
+    bool per_launch = false, per_part = false, parts_capped = false, part_priorities = false, cut_at_residency = false;
     std::uint64_t seed = 1;
     double parts_makespan_bound = sim::kPartsMakespanBoundPct;
   };
@@ -73,6 +109,13 @@ void add_as_priorities_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--per-launch", a->per_launch,
                 "Also each launch: its priority, planned and replayed first block and turnaround");
+  cmd->add_flag("--cut-at-residency", a->cut_at_residency,
+                "Also cut a launch's parts where the plan changes how many of its blocks it runs at once on one SM "
+                "(validate's --cut-at-residency)");
+  cmd->add_flag(
+      "--per-part", a->per_part,
+      "Also each part of every printed way of a plan in parts: its blocks and SMs, planned and replayed first "
+      "block, and the start delay validate would measure (latest first)");
   cmd->callback([a] {
     const auto loaded = load_workload_and_gpu(a->workload, a->gpu);
     const Workload& w = loaded.workload;
@@ -104,7 +147,7 @@ void add_as_priorities_command(CLI::App& app) {
       const RunResult plan = sim::run_workload(w, loaded.gpu, o, alone);
       if (parts_csv) {
         std::string rows;
-        for (const auto& p : sim::planned_part_pieces(plan))
+        for (const auto& p : sim::planned_part_pieces(plan, a->cut_at_residency))
           rows += fmt::format("{},{},{},{},{},{},{}\n", policy, p.launch,
                               w.launches[static_cast<std::size_t>(p.launch)].id, p.part, p.block, p.start, p.end);
         parts_csv->write(rows);
@@ -122,16 +165,17 @@ void add_as_priorities_command(CLI::App& app) {
       // What validate's auto does next with such a plan: the launches cut where the SM partition changes, each part a
       // grid confined to its SMs (sim/parts_replay.h). The line says what the hardware makes of the parts.
       if (sim::runs_blocks_whole(plan) && !sim::replay_within(r)) {
-        const auto cut = sim::planned_parts(plan);
+        const auto cut = sim::planned_parts(plan, a->cut_at_residency);
         if (sim::every_launch_has_parts(cut) && w.launches.size() > 1) {
           std::size_t parts = 0;
           for (const auto& c : cut) parts += c.size();
           // The four ways validate can carry the parts out, replayed (sim::replay_parts_ways): printed as asked,
           // and the one validate's auto picks.
-          auto ways = sim::replay_parts_ways(w, loaded.gpu, plan, cut, o, a->levels, alone);
+          auto ways = sim::replay_parts_ways(w, loaded.gpu, plan, cut, o, a->levels, alone, a->cut_at_residency);
           const auto& q = ways[0].replay;
           const auto by_part = sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels);
-          const sim::PlanPartIndex plan_parts(plan);  // the plan's side of every printed way's part starts
+          // The plan's side of every printed way's part starts.
+          const sim::PlanPartIndex plan_parts(plan, a->cut_at_residency);
           auto print_way = [&](const std::string& label, const sim::PartsWay& way) {
             const auto& c = way.replay;
             const auto& g = c.turnaround_err_pct;
@@ -141,6 +185,7 @@ void add_as_priorities_command(CLI::App& app) {
                        sim::nearest_rank_pct(g, 0.5), sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
                        format_duration(c.replay.metrics.makespan), part_starts_text(plan_parts, way),
                        c.same_finish_order ? "" : "; finishes in another order");
+            if (a->per_part) print_part_delays(w, loaded.gpu, cut, plan_parts, way, a->levels);
           };
           print_way(fmt::format("  {} parts", parts), ways[0]);
           if (a->parts_capped) print_way("  capped", ways[1]);

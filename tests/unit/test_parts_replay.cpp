@@ -46,7 +46,7 @@ struct MpmaxOnOneSm {
   std::vector<std::vector<PlannedPart>> cut;
   PriorityReplay replay;
 };
-MpmaxOnOneSm mpmax_on_one_sm(bool capped) {
+MpmaxOnOneSm mpmax_on_one_sm(bool capped, bool at_residency_changes = false) {
   const auto w = a_and_b();
   const auto gpu = test::gpu_with_sms("h100", 1);
   AloneTimeCache alone;
@@ -54,7 +54,7 @@ MpmaxOnOneSm mpmax_on_one_sm(bool capped) {
   o.policy = "mpmax";
   MpmaxOnOneSm m;
   m.plan = run_workload(w, gpu, o, alone);
-  m.cut = planned_parts(m.plan);
+  m.cut = planned_parts(m.plan, at_residency_changes);
   m.replay = replay_in_parts(w, gpu, m.plan, m.cut, o, 6, alone, {.capped = capped});
   return m;
 }
@@ -128,6 +128,54 @@ TEST(PartsReplay, AReservedSlotIsNotWhatTheHardwareDoesInPartsEither) {
   EXPECT_NEAR(r.turnaround_err_pct[0], 100.0 * 10.0 / 210.0, 1e-9);
   EXPECT_NEAR(r.turnaround_err_pct[1], 100.0, 1e-9);
   EXPECT_FALSE(replay_within(r));
+}
+
+TEST(PartsReplay, CutAtResidencyChangesAReservedSlotIsNotWhatTheHardwareDoesInPartsEither) {
+  // The same mpmax plan cut also where a launch's residency changes (planned_parts(plan, true), validate's
+  // --cut-at-residency). The instants are 0, 10, 20 (B's first start, last start, end), 120 and 220 (A's last start,
+  // end). A runs one block at once in [0, 10) and two in [20, 120), so its blocks are cut there: part 0 block 0 from
+  // 0, part 1 blocks 1-3 from 20; B is one part. The hardware gives B, one level up, both slots at 0 (0-10); A's part 0
+  // takes one at 10 (10-110) and the other idles until A's part 1 is issued at 20 (block 1 20-120, block 2 110-210,
+  // block 3 120-220). A ends at 220 as planned (0 %), B at 10 against 20: |10 - 20| / 10 = 100 %.
+  const auto m = mpmax_on_one_sm(false, true);
+  ASSERT_EQ(m.cut.size(), 2u);
+  ASSERT_EQ(m.cut[0].size(), 2u);
+  EXPECT_EQ(m.cut[0][0].blocks, 1);
+  EXPECT_EQ(m.cut[0][1].first, 1);
+  EXPECT_EQ(m.cut[0][1].start, 20);
+  ASSERT_EQ(m.cut[1].size(), 1u);
+  const auto& r = m.replay;  // its launches are the parts: A's two, then B's
+  ASSERT_EQ(r.replay.launches.size(), 3u);
+  EXPECT_EQ(r.replay.launches[0].first_dispatch, 10);
+  EXPECT_EQ(r.replay.launches[0].finish, 110);
+  EXPECT_EQ(r.replay.launches[1].first_dispatch, 20);
+  EXPECT_EQ(r.replay.launches[1].finish, 220);
+  EXPECT_EQ(r.replay.launches[2].finish, 10);
+  EXPECT_EQ(r.launch_finish, (std::vector<TimeNs>{220, 10}));
+  EXPECT_NEAR(r.turnaround_err_pct[0], 0.0, 1e-9);
+  EXPECT_NEAR(r.turnaround_err_pct[1], 100.0, 1e-9);
+  EXPECT_FALSE(replay_within(r));
+}
+
+TEST(PartsReplay, CutAtResidencyChangesEachPartIsHeldToItsOwnPhase) {
+  // Held to the plan's blocks an SM, the cut at residency changes: A's part 0 (block 0, 0-100) runs 1 of the 2 its
+  // 1024-thread blocks hold on a 2048-thread SM, so it is held to 1; A's part 1 (blocks 1-3: 20-120 beside 100-200,
+  // then 120-220) 2, all it can hold, so it is a plain grid (cap 0); B 1 (0-10, then 10-20) of 2, held to 1. B, one
+  // level up, takes one slot at 0 (0-10) and A's part 0 the other (0-100); B's second block takes B's freed slot at 10
+  // (10-20), A's part 1 (issued at 20) the slot B leaves at 20 (20-120), then its second at 100 (100-200) and third at
+  // 120 (120-220): the plan, exactly.
+  const auto m = mpmax_on_one_sm(true, true);
+  EXPECT_EQ(planned_part_residency(m.plan, m.cut), (std::vector<std::vector<int>>{{1, 2}, {1}}));
+  EXPECT_EQ(binding_part_caps(a_and_b(), test::gpu_with_sms("h100", 1), m.plan, m.cut),
+            (std::vector<std::vector<int>>{{1, 0}, {1}}));
+  const auto& r = m.replay;
+  EXPECT_EQ(r.launch_finish, (std::vector<TimeNs>{220, 20}));
+  EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
+  EXPECT_TRUE(replay_within(r));
+  // The start delays are measured against the same cut: every part starts as planned.
+  const auto delays = replay_start_delays_us(a_and_b(), m.plan, r, true);
+  ASSERT_EQ(delays.size(), 3u);
+  for (const double d : delays) EXPECT_NEAR(d, 0.0, 1e-9);
 }
 
 TEST(PartsReplay, PartsMustCoverEveryLaunch) {

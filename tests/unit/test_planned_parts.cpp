@@ -46,6 +46,23 @@ RunResult preempted_plan() {
 }
 }  // namespace
 
+TEST(PlannedParts, ACutAtResidencyChangesKeepsPartsWhoseResidencyStays) {
+  // The same plan: each launch runs one block at once on an SM wherever it runs, in every instant's window, so the cut
+  // at residency changes is the cut where the partition changes (no part is kept apart for its residency).
+  const RunResult r = repartitioned_plan();
+  const auto plain = planned_parts(r);
+  const auto by_residency = planned_parts(r, true);
+  ASSERT_EQ(plain.size(), by_residency.size());
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    ASSERT_EQ(plain[i].size(), by_residency[i].size());
+    for (std::size_t j = 0; j < plain[i].size(); ++j) {
+      EXPECT_EQ(plain[i][j].first, by_residency[i][j].first);
+      EXPECT_EQ(plain[i][j].blocks, by_residency[i][j].blocks);
+      EXPECT_EQ(plain[i][j].sms, by_residency[i][j].sms);
+    }
+  }
+}
+
 TEST(PlannedParts, ALaunchIsCutWhereThePartitionChanges) {
   const RunResult r = repartitioned_plan();
   // Instants: launch 0's first start 0, last start 100, end 200; launch 1's 100, 200, 300. Launch 0's blocks start in
