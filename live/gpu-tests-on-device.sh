@@ -3,6 +3,9 @@
 #   grep -E 'add_test\(\[=\[live_|set_tests_properties\(\[=\[live_' build/tests/CTestTestfile.cmake
 # ) on the device machine, whose checkout is linked to the path they were configured at, then re-measures the
 # executor validations of docs/validation.md. Outputs under $OUT.
+# The working tree and what is carried must stay under the device tool's 64 MiB: carry one archive made here,
+#   tar czf build/carry.tgz build/live/gpusched-live build/live/lib build/devtests build/sim/gpusched
+# and unpack it first on the device (`tar xzf build/carry.tgz && VALIDATE=0 bash live/gpu-tests-on-device.sh`).
 set -uo pipefail
 root=${GPUSCHED_CONFIGURED_ROOT:-/work/main}
 if [[ $PWD != "$root" ]]; then mkdir -p "$(dirname "$root")"; ln -sfn "$PWD" "$root"; fi
