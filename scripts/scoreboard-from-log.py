@@ -19,8 +19,13 @@ def nearest_rank(values, q):
     return v[max(0, math.ceil(q * len(v)) - 1)]
 
 
+if len(sys.argv) != 2:
+    raise SystemExit("usage: scripts/scoreboard-from-log.py LOG[.gz]")
 path = sys.argv[1]
-text = (gzip.open(path, "rt") if path.endswith(".gz") else open(path)).read()
+try:
+    text = (gzip.open(path, "rt") if path.endswith(".gz") else open(path)).read()
+except (OSError, UnicodeDecodeError) as e:
+    raise SystemExit(f"scoreboard-from-log: {path}: {e.strerror if isinstance(e, OSError) and e.strerror else e}")
 runs = collections.defaultdict(list)  # (workload, policy) -> per repeat, the launches' errors in %
 policy, errors, pending = None, [], []
 for line in text.split("\n"):
