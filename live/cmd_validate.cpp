@@ -498,7 +498,7 @@ int validate_command(const ValidateArgs& a) {
           // not keep the plan's mix on an SM, and the fused worker carries the plan out instead (docs/validation.md,
           // "Plans the hardware does not keep in parts").
           if (a.executor == "auto" && !a.capped_parts && !a.part_priorities) {
-            auto ways = sim::replay_parts_ways(w, gpu, predicted, cut, o, levels, alone_cache, a.cut_at_residency);
+            auto ways = sim::replay_parts_ways(w, gpu, predicted, cut, o, levels, alone_cache);
             const auto pct = [](const std::vector<double>& v, double q) { return sim::nearest_rank_pct(v, q); };
             const auto by_part = sim::part_priorities(w, gpu, predicted, cut, prio_least, prio_greatest);
             for (const auto& way : ways) {
@@ -529,7 +529,7 @@ int validate_command(const ValidateArgs& a) {
             parts_start_delays_foreseen = std::move(ways[k].start_delays_us);
           } else {
             parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant);
-            parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, *parts_replay, a.cut_at_residency);
+            parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, cut, *parts_replay);
           }
           // --held-cut residency: the way is chosen on the cut every way shares; where it holds the parts, they are
           // cut again at the plan's residency changes so that each is held to its own phase's blocks an SM, and the
@@ -541,7 +541,7 @@ int validate_command(const ValidateArgs& a) {
             parts = 0;
             for (const auto& c : cut) parts += c.size();
             parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant);
-            parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, *parts_replay, true);
+            parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, cut, *parts_replay);
           }
         }
         gate_parts = a.gate_parts ||

@@ -11,7 +11,10 @@
 
 namespace gpusched::sim {
 
-PlanPartIndex::PlanPartIndex(const RunResult& plan, bool at_residency_changes) : plan_(&plan) {
+PlanPartIndex::PlanPartIndex(const RunResult& plan, bool at_residency_changes)
+    : PlanPartIndex(plan, planned_part_pieces(plan, at_residency_changes)) {}
+
+PlanPartIndex::PlanPartIndex(const RunResult& plan, const std::vector<PlannedPartPiece>& cut) : plan_(&plan) {
   const auto launches = static_cast<std::int32_t>(plan.launches.size());
   const auto& planned = plan.schedule.pieces;
   // Dense blocks: each launch's blocks 0..(its largest planned block), launch after launch.
@@ -25,7 +28,6 @@ PlanPartIndex::PlanPartIndex(const RunResult& plan, bool at_residency_changes) :
     block_base_[static_cast<std::size_t>(l) + 1] =
         block_base_[static_cast<std::size_t>(l)] + static_cast<std::size_t>(blocks_of[static_cast<std::size_t>(l)]);
   part_base_.assign(static_cast<std::size_t>(launches) + 1, 0);
-  const auto cut = planned_part_pieces(plan, at_residency_changes);
   cut_ = !cut.empty();
   if (!cut_) {
     // Each launch that has pieces is one part, planned at its first piece's start.

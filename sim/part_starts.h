@@ -11,6 +11,7 @@
 #include "core/run_result.h"
 #include "core/schedule.h"
 #include "core/time.h"
+#include "sim/planned_parts.h"
 
 namespace gpusched::sim {
 
@@ -29,6 +30,8 @@ class PlanPartIndex {
   // `at_residency_changes`: the parts are planned_part_pieces(plan, true)'s (the cut validate --cut-at-residency
   // carries out).
   explicit PlanPartIndex(const RunResult& plan, bool at_residency_changes = false);
+  // The parts are `cut`'s (planned_part_pieces of a cut at hand: the one a replay or an execution carries out).
+  PlanPartIndex(const RunResult& plan, const std::vector<PlannedPartPiece>& cut);
   const RunResult& plan() const { return *plan_; }
 
  private:

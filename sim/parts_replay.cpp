@@ -16,6 +16,7 @@
 #include "sim/duration_model.h"
 #include "sim/policies/issue.h"
 #include "sim/policy.h"
+#include "sim/resident_levels.h"
 
 namespace gpusched::sim {
 namespace {
@@ -184,11 +185,8 @@ std::vector<std::vector<int>> planned_part_residency(const RunResult& plan,
     c.push_back({p.end, -1});
   }
   for (auto& [key, c] : changes) {
-    std::sort(c.begin(), c.end());  // an end before a start at the same time
-    int now = 0, most = 0;
-    for (const auto& [t, d] : c) most = std::max(most, now += d);
     int& r = out[std::get<0>(key)][std::get<1>(key)];
-    r = std::max(r, most);
+    for_each_resident_level(c, [&r](TimeNs, TimeNs, int level) { r = std::max(r, level); });
   }
   return out;
 }
@@ -336,9 +334,10 @@ std::string fused_choice_reason(const std::vector<PartsWay>& ways, PartsDecision
       ways[0].makespan_err_pct, makespan_bound_pct);
 }
 
-std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay,
-                                           bool at_residency_changes) {
-  return replay_start_delays_us(PlanPartIndex(plan, at_residency_changes), planned_waits(w, plan), replay);
+std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan,
+                                           const std::vector<std::vector<PlannedPart>>& cut,
+                                           const PriorityReplay& replay) {
+  return replay_start_delays_us(PlanPartIndex(plan, planned_part_pieces(plan, cut)), planned_waits(w, plan), replay);
 }
 
 std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std::vector<TimeNs>& planned_waits,
@@ -349,7 +348,7 @@ std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std:
 
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
-                                        int levels, AloneTimeCache& alone, bool at_residency_changes) {
+                                        int levels, AloneTimeCache& alone) {
   require_parts_of(w, plan, cut, levels);
   const auto own_priorities = part_priorities(w, gpu, plan, cut, 0, 1 - levels);
   // Parts the plan holds below their kernel's residency for more than one round of blocks: not a part that has few
@@ -360,7 +359,7 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
     for (std::size_t j = 0; j < caps[i].size(); ++j)
       if (caps[i][j] > 0 && cut[i][j].blocks > caps[i][j] * static_cast<int>(cut[i][j].sms.size())) ++held;
   // The plan's side of the start delays, once for the four ways.
-  const PlanPartIndex index(plan, at_residency_changes);
+  const PlanPartIndex index(plan, planned_part_pieces(plan, cut));
   const auto waits = planned_waits(w, plan);
   std::vector<PartsWay> out;
   for (const PartsReplayOptions v :

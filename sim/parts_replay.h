@@ -63,18 +63,18 @@ struct PartsWay {
 // priority", "both".
 const char* parts_way_name(PartsReplayOptions way);
 
-// The start delays (us) of a replay_in_parts of `plan`, as PartsWay::start_delays_us has them (`at_residency_changes`:
-// of a replay of planned_parts(plan, true)).
-std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan, const PriorityReplay& replay,
-                                           bool at_residency_changes = false);
+// The start delays (us) of a replay_in_parts of `plan` in `cut`, as PartsWay::start_delays_us has them.
+std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& plan,
+                                           const std::vector<std::vector<PlannedPart>>& cut,
+                                           const PriorityReplay& replay);
 // The same with the plan's side worked out already (PlanPartIndex of `plan`) and its planned waits.
 std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std::vector<TimeNs>& planned_waits,
                                            const PriorityReplay& replay);
 
-// `at_residency_changes`: `cut` is planned_parts(plan, true), and the start delays are measured against it.
+// The start delays are measured against `cut` (planned_parts(plan), or planned_parts(plan, true)).
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
-                                        int levels, AloneTimeCache& alone, bool at_residency_changes = false);
+                                        int levels, AloneTimeCache& alone);
 
 // How validate's auto picks among the ways (docs/validation.md, "Start delays the parts replay foresees", "Plans
 // the hardware does not keep in parts" and "Block times in the parts replay"). A way is within the bound where its

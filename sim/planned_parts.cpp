@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "sim/launch_priorities.h"
+#include "sim/resident_levels.h"
 
 namespace gpusched::sim {
 
@@ -116,19 +117,12 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
       changes[static_cast<std::size_t>(p.sm)].emplace_back(p.start, 1);
       changes[static_cast<std::size_t>(p.sm)].emplace_back(p.end, -1);
     }
-    for (auto& c : changes) {
-      std::sort(c.begin(), c.end());  // an end before a start at the same time
-      int now = 0;
-      for (std::size_t j = 0; j < c.size(); ++j) {
-        now += c[j].second;
-        if (j + 1 < c.size() && c[j + 1].first == c[j].first) continue;  // the level holds from the last change on
-        if (now <= 0 || j + 1 == c.size()) continue;
-        // The level `now` holds over [c[j].first, c[j + 1].first): every window it overlaps.
-        const auto first = epoch(c[j].first), last = epoch(c[j + 1].first - 1);
-        for (auto e = first; e <= last; ++e)
-          most[static_cast<std::size_t>(e)] = std::max(most[static_cast<std::size_t>(e)], now);
-      }
-    }
+    for (auto& c : changes)
+      for_each_resident_level(c, [&](TimeNs from, TimeNs to, int level) {
+        // Every window the level overlaps.
+        for (auto e = epoch(from), last = epoch(to - 1); e <= last; ++e)
+          most[static_cast<std::size_t>(e)] = std::max(most[static_cast<std::size_t>(e)], level);
+      });
   }
   if (unjoined) *unjoined = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -176,32 +170,35 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
   return out;
 }
 
-std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan, bool at_residency_changes) {
+std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan,
+                                                  const std::vector<std::vector<PlannedPart>>& cut) {
   std::vector<PlannedPartPiece> out;
   const auto& pieces = plan.schedule.pieces;
-  if (runs_blocks_whole(plan)) {
-    const auto cut = planned_parts(plan, at_residency_changes);
-    if (!every_launch_has_parts(cut)) return out;
-    // The plan's piece of each block, by launch and block.
-    std::vector<std::vector<std::size_t>> of_block(cut.size());
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-      auto& v = of_block.at(static_cast<std::size_t>(pieces[i].launch));
-      if (v.size() <= static_cast<std::size_t>(pieces[i].block))
-        v.resize(static_cast<std::size_t>(pieces[i].block) + 1);
-      v[static_cast<std::size_t>(pieces[i].block)] = i;
-    }
-    for (std::size_t l = 0; l < cut.size(); ++l)
-      for (std::size_t j = 0; j < cut[l].size(); ++j) {
-        const std::size_t at = out.size();
-        for (std::int32_t b = cut[l][j].first; b < cut[l][j].first + cut[l][j].blocks; ++b) {
-          const auto& p = pieces[of_block[l].at(static_cast<std::size_t>(b))];
-          out.push_back({static_cast<std::int32_t>(l), static_cast<std::int32_t>(j), b, p.start, p.end});
-        }
-        std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(at), out.end(),
-                         [](const PlannedPartPiece& a, const PlannedPartPiece& b) { return a.start < b.start; });
-      }
-    return out;
+  if (!every_launch_has_parts(cut)) return out;
+  // The plan's piece of each block, by launch and block.
+  std::vector<std::vector<std::size_t>> of_block(cut.size());
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    auto& v = of_block.at(static_cast<std::size_t>(pieces[i].launch));
+    if (v.size() <= static_cast<std::size_t>(pieces[i].block)) v.resize(static_cast<std::size_t>(pieces[i].block) + 1);
+    v[static_cast<std::size_t>(pieces[i].block)] = i;
   }
+  for (std::size_t l = 0; l < cut.size(); ++l)
+    for (std::size_t j = 0; j < cut[l].size(); ++j) {
+      const std::size_t at = out.size();
+      for (std::int32_t b = cut[l][j].first; b < cut[l][j].first + cut[l][j].blocks; ++b) {
+        const auto& p = pieces[of_block[l].at(static_cast<std::size_t>(b))];
+        out.push_back({static_cast<std::int32_t>(l), static_cast<std::int32_t>(j), b, p.start, p.end});
+      }
+      std::stable_sort(out.begin() + static_cast<std::ptrdiff_t>(at), out.end(),
+                       [](const PlannedPartPiece& a, const PlannedPartPiece& b) { return a.start < b.start; });
+    }
+  return out;
+}
+
+std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan, bool at_residency_changes) {
+  if (runs_blocks_whole(plan)) return planned_part_pieces(plan, planned_parts(plan, at_residency_changes));
+  std::vector<PlannedPartPiece> out;
+  const auto& pieces = plan.schedule.pieces;
   const auto cut = planned_piece_parts(plan);
   if (cut.empty() || std::any_of(cut.begin(), cut.end(), [](const auto& c) { return c.empty(); })) return out;
   for (std::size_t l = 0; l < cut.size(); ++l)

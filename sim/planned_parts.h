@@ -98,5 +98,9 @@ struct PlannedPartPiece {
 // In launch, part and planned start order; empty for a plan no cut covers (a launch without parts, several GPUs).
 // `at_residency_changes` as for planned_parts (plans of whole blocks only).
 std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan, bool at_residency_changes = false);
+// The pieces of a given cut of a plan of whole blocks (planned_parts'), in the same order; empty where it does not
+// cover every launch.
+std::vector<PlannedPartPiece> planned_part_pieces(const RunResult& plan,
+                                                  const std::vector<std::vector<PlannedPart>>& cut);
 
 }  // namespace gpusched::sim

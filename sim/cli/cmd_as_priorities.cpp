@@ -171,11 +171,11 @@ void add_as_priorities_command(CLI::App& app) {
           for (const auto& c : cut) parts += c.size();
           // The four ways validate can carry the parts out, replayed (sim::replay_parts_ways): printed as asked,
           // and the one validate's auto picks.
-          auto ways = sim::replay_parts_ways(w, loaded.gpu, plan, cut, o, a->levels, alone, a->cut_at_residency);
+          auto ways = sim::replay_parts_ways(w, loaded.gpu, plan, cut, o, a->levels, alone);
           const auto& q = ways[0].replay;
           const auto by_part = sim::part_priorities(w, loaded.gpu, plan, cut, 0, 1 - a->levels);
           // The plan's side of every printed way's part starts.
-          const sim::PlanPartIndex plan_parts(plan, a->cut_at_residency);
+          const sim::PlanPartIndex plan_parts(plan, sim::planned_part_pieces(plan, cut));
           auto print_way = [&](const std::string& label, const sim::PartsWay& way) {
             const auto& c = way.replay;
             const auto& g = c.turnaround_err_pct;

@@ -173,7 +173,7 @@ TEST(PartsReplay, CutAtResidencyChangesEachPartIsHeldToItsOwnPhase) {
   EXPECT_EQ(r.turnaround_err_pct, (std::vector<double>{0.0, 0.0}));
   EXPECT_TRUE(replay_within(r));
   // The start delays are measured against the same cut: every part starts as planned.
-  const auto delays = replay_start_delays_us(a_and_b(), m.plan, r, true);
+  const auto delays = replay_start_delays_us(a_and_b(), m.plan, m.cut, r);
   ASSERT_EQ(delays.size(), 3u);
   for (const double d : delays) EXPECT_NEAR(d, 0.0, 1e-9);
 }
