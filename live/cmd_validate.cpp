@@ -79,6 +79,7 @@ struct ValidateArgs {
   std::string held_cut = "merged";  // parts held to the plan's blocks an SM: cut as every way (merged) or at residency
   int shared_carveout = -1;         // every kernel's preferred shared-memory carveout (percent; -1: the driver's)
   int part_context_groups = 1;      // parts' green contexts: whole aligned runs of this many SM groups
+  std::string part_context = "cover";  // parts' green contexts: every group of their SMs, or claimed (one part a group)
   double part_merge_us = 10;        // parts of pieces: a part within this of its launch's part before joins it
   std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
@@ -604,6 +605,7 @@ int validate_command(const ValidateArgs& a) {
       ExecutionResult ex;
       std::vector<std::vector<int>> sampled_on;  // natively: each planned sample's green context's SMs
       int cut_launches = 0, parts_issued = 0, confined_parts = 0, capped_parts = 0;  // natively in parts
+      int narrowed_parts = 0;  // --part-context claimed: parts whose context lost a group another part claimed
       int sample_parts_issued = 0;    // parts of pieces holding a planned sample, at the greatest priority
       std::string piece_part_levels;  // parts of pieces at priorities of their own: the levels they took
       std::string host_calls;         // the host's side of a run with parts
@@ -650,8 +652,45 @@ int validate_command(const ValidateArgs& a) {
         // the SMs the plan runs it on, issued when the plan starts it less the GPU's launch latency
         // (docs/validation.md, "Partitions on green contexts").
         // A part's stream: in a green context of the groups covering its SMs, or a plain one where they are all.
-        auto part_stream = [&](const std::vector<int>& sms, int prio) {
-          auto groups = covering_groups_of_sms(green->group_sms(), sms);
+        // --part-context claimed: each part's groups from claimed_groups_of_parts over every part, flattened launch
+        // by launch as below (docs/validation.md, "Groups claimed by one part").
+        std::vector<std::vector<int>> claimed;
+        if (a.part_context == "claimed" && in_parts) {
+          std::vector<PartSpan> spans;
+          const auto& pieces = predicted.schedule.pieces;
+          if (!piece_cut.empty()) {
+            for (std::size_t i = 0; i < piece_cut.size(); ++i)
+              for (const auto& part : piece_cut[i]) {
+                PartSpan span{static_cast<std::int32_t>(i), part.sms, part.start, part.start};
+                for (const std::size_t k : part.pieces) span.end = std::max(span.end, pieces[k].end);
+                spans.push_back(std::move(span));
+              }
+          } else {
+            std::vector<std::vector<TimeNs>> end_of_block(cut.size());  // per launch and block: its piece's end
+            for (const auto& piece : pieces) {
+              const auto i = static_cast<std::size_t>(piece.launch);
+              if (i >= cut.size()) continue;
+              auto& ends = end_of_block[i];
+              if (ends.size() <= static_cast<std::size_t>(piece.block))
+                ends.resize(static_cast<std::size_t>(piece.block) + 1, 0);
+              ends[static_cast<std::size_t>(piece.block)] =
+                  std::max(ends[static_cast<std::size_t>(piece.block)], piece.end);
+            }
+            for (std::size_t i = 0; i < cut.size(); ++i)
+              for (const auto& part : cut[i]) {
+                PartSpan span{static_cast<std::int32_t>(i), part.sms, part.start, part.start};
+                for (std::int32_t b = part.first; b < part.first + part.blocks; ++b)
+                  if (static_cast<std::size_t>(b) < end_of_block[i].size())
+                    span.end = std::max(span.end, end_of_block[i][static_cast<std::size_t>(b)]);
+                spans.push_back(std::move(span));
+              }
+          }
+          claimed = claimed_groups_of_parts(green->group_sms(), spans);
+        }
+        // `flat`: the part's index, launch by launch (--part-context claimed).
+        auto part_stream = [&](const std::vector<int>& sms, int prio, std::size_t flat) {
+          auto groups = claimed.empty() ? covering_groups_of_sms(green->group_sms(), sms) : claimed.at(flat);
+          if (!claimed.empty() && groups != covering_groups_of_sms(green->group_sms(), sms)) ++narrowed_parts;
           if (a.part_context_groups > 1 && !groups.empty()) {  // widened to whole aligned runs: fewer contexts
             const int run = a.part_context_groups, all = static_cast<int>(green->group_sms().size());
             std::vector<int> wide;
@@ -703,9 +742,11 @@ int validate_command(const ValidateArgs& a) {
               const auto& part = piece_cut[i][j];
               const bool sample = !samples.empty() && samples[i][j];
               sample_parts_issued += sample ? 1 : 0;
-              const cudaStream_t s = part_stream(part.sms, sample            ? prio_greatest
-                                                           : by_part.empty() ? prio
-                                                                             : by_part.at(flat));
+              const cudaStream_t s = part_stream(part.sms,
+                                                 sample            ? prio_greatest
+                                                 : by_part.empty() ? prio
+                                                                   : by_part.at(flat),
+                                                 flat);
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               no.parts[i].push_back({s, piece_parts->first_entry(i, j), static_cast<int>(part.pieces.size()), issue,
                                      piece_parts->view(i, j)});
@@ -732,7 +773,7 @@ int validate_command(const ValidateArgs& a) {
             const int prio = priorities.empty() ? 0 : priorities[i];
             for (std::size_t j = 0; j < cut[i].size(); ++j, ++flat) {
               const auto& part = cut[i][j];
-              const cudaStream_t s = part_stream(part.sms, by_part.empty() ? prio : by_part.at(flat));
+              const cudaStream_t s = part_stream(part.sms, by_part.empty() ? prio : by_part.at(flat), flat);
               const TimeNs issue = std::max<TimeNs>(0, part.start - gpu.launch_latency_ns);
               NativeRunOptions::Part p{s, part.first, part.blocks, issue};
               if (parts_variant.capped && caps[i][j] > 0) {
@@ -912,6 +953,11 @@ int validate_command(const ValidateArgs& a) {
             "planned start, {} of them in a green context of their planned SMs\n",
             cut_launches, parts_issued, piece_cut.empty() ? "" : " of pieces (one worker per planned piece)",
             gate_parts ? "launched ahead behind a gate the host raises" : "issued", confined_parts);
+      if (cut_launches && a.part_context == "claimed")
+        fmt::print(
+            "  green contexts claimed: {} parts lost a group of their SMs to another launch's part beside them in "
+            "time (one part a group)\n",
+            narrowed_parts);
       if (!piece_front_end.empty() && in_parts) fmt::print("  {}\n", piece_front_end);
       if (sample_parts_issued)
         fmt::print("  {} parts holding only a launch's planned sample, at the greatest priority\n",
@@ -1117,6 +1163,13 @@ void add_validate_command(CLI::App& app, int& result) {
          "\"Preempting plans in parts\"); a run as long as the GPU's groups or longer puts every part on a plain "
          "stream, its blocks placed anywhere (a diagnostic: the plan's partitions are not kept)")
       ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--part-context", a->part_context,
+                  "Parts on green contexts: cover, every group holding one of the part's planned SMs (a group's two "
+                  "SMs may then take two launches' blocks at once); claimed, a group another launch's part also "
+                  "holds at the same time goes to the part with its lower SM alone (docs/validation.md, \"Groups "
+                  "claimed by one part\")")
+      ->check(CLI::IsMember({"cover", "claimed"}))
       ->capture_default_str();
   cmd->add_option("--part-merge-us", a->part_merge_us,
                   "Parts of pieces: a part that starts less than this many microseconds after its launch's part "

@@ -45,3 +45,36 @@ TEST(GreenCover, GroupsOfAListOfSms) {
   // One SM of every group: no partition.
   EXPECT_TRUE(covering_groups_of_sms(kGroups, {0, 2, 4, 6}).empty());
 }
+
+TEST(GreenCover, ClaimedGroupGoesToThePartWithItsLowerSm) {
+  // kGroups: {0,1} {2,3} {6,7} {4,5}. Launch 0's part on SMs 1 and 2, launch 1's on SM 3, both over [0, 10): group
+  // {2,3} is contested; launch 0's lowest SM there (2) is lower than launch 1's (3), so launch 0 keeps it and launch 1
+  // keeps nothing of its own and falls back to its cover (the group {2,3}). Launch 0 keeps {0,1}, uncontested.
+  const std::vector<PartSpan> parts = {{0, {1, 2}, 0, 10}, {1, {3}, 0, 10}};
+  const auto claimed = claimed_groups_of_parts(kGroups, parts);
+  EXPECT_EQ(claimed[0], (std::vector<int>{0, 1}));
+  EXPECT_EQ(claimed[1], (std::vector<int>{1}));
+}
+
+TEST(GreenCover, ClaimedGroupIsLostOnlyBesideAnotherLaunchInTime) {
+  // Launch 1's part on SMs 3 and 4 over [0, 10): group {2,3} (1) is contested by launch 0's part on SM 2 over [5, 15),
+  // whose lowest SM there is lower: launch 1 keeps only {4,5} (3). Launch 0's later part on SM 2 over [10, 20) meets
+  // launch 1's only after it ends ([0, 10) and [10, 20) do not overlap) and takes nothing from it; a part of its own
+  // launch never contests. Launch 0's parts keep {2,3}.
+  const std::vector<PartSpan> parts = {{1, {3, 4}, 0, 10}, {0, {2}, 5, 15}, {0, {2}, 10, 20}, {1, {3}, 20, 30}};
+  const auto claimed = claimed_groups_of_parts(kGroups, parts);
+  EXPECT_EQ(claimed[0], (std::vector<int>{3}));
+  EXPECT_EQ(claimed[1], (std::vector<int>{1}));
+  EXPECT_EQ(claimed[2], (std::vector<int>{1}));
+  EXPECT_EQ(claimed[3], (std::vector<int>{1}));  // after both of launch 0's parts: uncontested
+}
+
+TEST(GreenCover, ClaimedGroupsSharedAtOneSmAndEveryGroup) {
+  // Two launches on the same SM 2 at once: the same lowest SM, both keep the group. A part on one SM of every group,
+  // uncontested: every group, so no partition (empty), as covering_groups says.
+  const std::vector<PartSpan> parts = {{0, {2}, 0, 10}, {1, {2, 3}, 0, 10}, {2, {0, 2, 4, 6}, 50, 60}};
+  const auto claimed = claimed_groups_of_parts(kGroups, parts);
+  EXPECT_EQ(claimed[0], (std::vector<int>{1}));
+  EXPECT_EQ(claimed[1], (std::vector<int>{1}));
+  EXPECT_TRUE(claimed[2].empty());
+}
