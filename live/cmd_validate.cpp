@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -38,6 +39,7 @@
 #include "live/workload_loading.h"
 #include "sim/duration_model.h"
 #include "sim/launch_priorities.h"
+#include "sim/part_contexts.h"
 #include "sim/part_starts.h"
 #include "sim/parts_replay.h"
 #include "sim/planned_parts.h"
@@ -80,8 +82,8 @@ struct ValidateArgs {
   int shared_carveout = -1;         // every kernel's preferred shared-memory carveout (percent; -1: the driver's)
   int part_context_groups = 1;      // parts' green contexts: whole aligned runs of this many SM groups
   std::string part_context = "cover";  // parts' green contexts: every group of their SMs, or claimed (one part a group)
-  double part_merge_us = 10;        // parts of pieces: a part within this of its launch's part before joins it
-  std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
+  double part_merge_us = 10;           // parts of pieces: a part within this of its launch's part before joins it
+  std::string sm_numbers = "paired";   // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string sample_parts = "greatest";        // parts of pieces holding only a planned sample: greatest or launch
   std::string parts_after_hand_over = "apart";  // parts of pieces after their SMs went to another launch: apart, merged
@@ -104,6 +106,12 @@ std::string params_label(const std::map<std::string, std::string>& params) {
   std::string s = "[";
   for (const auto& [k, v] : params) s += (s.size() > 1 ? "," : "") + k + "=" + v;
   return s + "]";
+}
+
+// --part-context auto's choice from the two replays' p90 turnaround errors (%): claimed only where it replays a point
+// or more closer, since it narrows parts and the replay of the narrowing is not yet checked on many plans.
+sim::PartContext choose_part_context(double cover_p90, double claimed_p90) {
+  return claimed_p90 <= cover_p90 - 1.0 ? sim::PartContext::Claimed : sim::PartContext::Cover;
 }
 
 // How a plan that stops and resumes blocks is cut in parts (--part-merge-us, --parts-after-hand-over).
@@ -470,6 +478,10 @@ int validate_command(const ValidateArgs& a) {
       bool in_parts = false, gate_parts = false;
       bool residency_cut = a.cut_at_residency;  // the cut carried out keeps parts apart where the residency changes
       std::string parts_fused;  // auto: why a plan cut in parts went to the fused worker instead, for the report
+      // The parts' green contexts: --part-context, or under its auto the one whose replay comes closer to the plan
+      // (the report says both replays).
+      sim::PartContext part_context = a.part_context == "claimed" ? sim::PartContext::Claimed : sim::PartContext::Cover;
+      std::string context_choice;  // --part-context auto: the replays in either context and the choice, for the report
       if (green && !time_shared && !one_launch && !orders_whole_launches(policy) && blocks_whole &&
           (a.green_parts || (a.executor == "auto" && !replayed))) {
         cut = sim::planned_parts(predicted, a.cut_at_residency);
@@ -545,6 +557,27 @@ int validate_command(const ValidateArgs& a) {
             parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, cut, *parts_replay);
           }
         }
+        // --part-context auto: the way carried out replayed with each part's grid in the SMs of its green context,
+        // cover and claimed, and the context taken whose replay's p90 turnaround error is lower by a point or more
+        // (docs/validation.md, "Green contexts in the parts replay"); the replay confined to the planned SMs sees
+        // neither the spill onto a group's other SM nor the narrowing.
+        if (in_parts && every_launch && a.part_context == "auto") {
+          const int levels = prio_least - prio_greatest + 1;
+          const auto spans = sim::part_spans(predicted, cut);
+          std::array<double, 2> p90{}, median{};
+          for (const auto how : {sim::PartContext::Cover, sim::PartContext::Claimed}) {
+            const auto r = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant,
+                                                sim::part_context_sms(green->group_sms(), spans, how));
+            const auto k = static_cast<std::size_t>(how == sim::PartContext::Claimed);
+            median[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.5);
+            p90[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.9);
+          }
+          part_context = choose_part_context(p90[0], p90[1]);
+          context_choice = fmt::format(
+              "the parts replayed in their green contexts (median / p90 of the turnarounds): cover {:.1f} / {:.1f} %, "
+              "claimed {:.1f} / {:.1f} %: {}",
+              median[0], p90[0], median[1], p90[1], sim::part_context_name(part_context));
+        }
         gate_parts = a.gate_parts ||
                      (a.executor == "auto" && every_launch && static_cast<double>(parts) / plan_ms > kAutoPartsPerMs);
       }
@@ -605,7 +638,7 @@ int validate_command(const ValidateArgs& a) {
       ExecutionResult ex;
       std::vector<std::vector<int>> sampled_on;  // natively: each planned sample's green context's SMs
       int cut_launches = 0, parts_issued = 0, confined_parts = 0, capped_parts = 0;  // natively in parts
-      int narrowed_parts = 0;  // --part-context claimed: parts whose context lost a group another part claimed
+      int narrowed_parts = 0;         // --part-context claimed: parts whose context lost a group another part claimed
       int sample_parts_issued = 0;    // parts of pieces holding a planned sample, at the greatest priority
       std::string piece_part_levels;  // parts of pieces at priorities of their own: the levels they took
       std::string host_calls;         // the host's side of a run with parts
@@ -655,38 +688,10 @@ int validate_command(const ValidateArgs& a) {
         // --part-context claimed: each part's groups from claimed_groups_of_parts over every part, flattened launch
         // by launch as below (docs/validation.md, "Groups claimed by one part").
         std::vector<std::vector<int>> claimed;
-        if (a.part_context == "claimed" && in_parts) {
-          std::vector<PartSpan> spans;
-          const auto& pieces = predicted.schedule.pieces;
-          if (!piece_cut.empty()) {
-            for (std::size_t i = 0; i < piece_cut.size(); ++i)
-              for (const auto& part : piece_cut[i]) {
-                PartSpan span{static_cast<std::int32_t>(i), part.sms, part.start, part.start};
-                for (const std::size_t k : part.pieces) span.end = std::max(span.end, pieces[k].end);
-                spans.push_back(std::move(span));
-              }
-          } else {
-            std::vector<std::vector<TimeNs>> end_of_block(cut.size());  // per launch and block: its piece's end
-            for (const auto& piece : pieces) {
-              const auto i = static_cast<std::size_t>(piece.launch);
-              if (i >= cut.size()) continue;
-              auto& ends = end_of_block[i];
-              if (ends.size() <= static_cast<std::size_t>(piece.block))
-                ends.resize(static_cast<std::size_t>(piece.block) + 1, 0);
-              ends[static_cast<std::size_t>(piece.block)] =
-                  std::max(ends[static_cast<std::size_t>(piece.block)], piece.end);
-            }
-            for (std::size_t i = 0; i < cut.size(); ++i)
-              for (const auto& part : cut[i]) {
-                PartSpan span{static_cast<std::int32_t>(i), part.sms, part.start, part.start};
-                for (std::int32_t b = part.first; b < part.first + part.blocks; ++b)
-                  if (static_cast<std::size_t>(b) < end_of_block[i].size())
-                    span.end = std::max(span.end, end_of_block[i][static_cast<std::size_t>(b)]);
-                spans.push_back(std::move(span));
-              }
-          }
-          claimed = claimed_groups_of_parts(green->group_sms(), spans);
-        }
+        if (part_context == sim::PartContext::Claimed && in_parts)
+          claimed =
+              claimed_groups_of_parts(green->group_sms(), piece_cut.empty() ? sim::part_spans(predicted, cut)
+                                                                            : sim::part_spans(predicted, piece_cut));
         // `flat`: the part's index, launch by launch (--part-context claimed).
         auto part_stream = [&](const std::vector<int>& sms, int prio, std::size_t flat) {
           auto groups = claimed.empty() ? covering_groups_of_sms(green->group_sms(), sms) : claimed.at(flat);
@@ -953,7 +958,8 @@ int validate_command(const ValidateArgs& a) {
             "planned start, {} of them in a green context of their planned SMs\n",
             cut_launches, parts_issued, piece_cut.empty() ? "" : " of pieces (one worker per planned piece)",
             gate_parts ? "launched ahead behind a gate the host raises" : "issued", confined_parts);
-      if (cut_launches && a.part_context == "claimed")
+      if (!context_choice.empty() && cut_launches) fmt::print("  {}\n", context_choice);
+      if (cut_launches && part_context == sim::PartContext::Claimed)
         fmt::print(
             "  green contexts claimed: {} parts lost a group of their SMs to another launch's part beside them in "
             "time (one part a group)\n",
@@ -1168,8 +1174,10 @@ void add_validate_command(CLI::App& app, int& result) {
                   "Parts on green contexts: cover, every group holding one of the part's planned SMs (a group's two "
                   "SMs may then take two launches' blocks at once); claimed, a group another launch's part also "
                   "holds at the same time goes to the part with its lower SM alone (docs/validation.md, \"Groups "
-                  "claimed by one part\")")
-      ->check(CLI::IsMember({"cover", "claimed"}))
+                  "claimed by one part\"); auto, for a plan of whole blocks in parts, the one whose parts replay in "
+                  "those contexts is closer to the plan (cover for plans of pieces, which the replay does not cover; "
+                  "\"Green contexts in the parts replay\")")
+      ->check(CLI::IsMember({"cover", "claimed", "auto"}))
       ->capture_default_str();
   cmd->add_option("--part-merge-us", a->part_merge_us,
                   "Parts of pieces: a part that starts less than this many microseconds after its launch's part "

@@ -218,8 +218,13 @@ void require_parts_of(const Workload& w, const RunResult& plan, const std::vecto
 PriorityReplay replay_in_parts_given(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                      const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
                                      AloneTimeCache& alone, const std::vector<std::vector<int>>& residency,
-                                     const std::vector<int>& by_part) {
+                                     const std::vector<int>& by_part,
+                                     const std::vector<std::vector<int>>& context_sms) {
   const std::size_t n = w.launches.size();
+  std::size_t parts_in_cut = 0;
+  for (const auto& c : cut) parts_in_cut += c.size();
+  if (!context_sms.empty() && context_sms.size() != parts_in_cut)
+    throw std::invalid_argument("replay_in_parts: the green contexts are not one a part");
   PriorityReplay out;
   out.priorities = launch_priorities(plan, 0, 1 - levels);
   std::vector<std::shared_ptr<const KernelProfile>> kernels;
@@ -243,7 +248,9 @@ PriorityReplay replay_in_parts_given(const Workload& w, const GpuSpec& gpu, cons
       // CUDA's lower numbers go first, the workload's higher ones
       l.priority = -(by_part.empty() ? out.priorities.priority[i] : by_part[launches.size()]);
       launches.push_back(std::move(l));
-      sms.push_back(static_cast<int>(part.sms.size()) == gpu.sm_count ? std::vector<int>{} : part.sms);
+      // Where the part runs: its planned SMs, or its green context's (an empty context: every SM).
+      const std::vector<int>& runs_on = context_sms.empty() ? part.sms : context_sms[launches.size() - 1];
+      sms.push_back(static_cast<int>(runs_on.size()) >= gpu.sm_count ? std::vector<int>{} : runs_on);
       owner.push_back(i);
       caps.push_back(capped && residency[i][j] > 0 ? residency[i][j] : INT_MAX);
     }
@@ -311,12 +318,13 @@ PriorityReplay replay_in_parts_given(const Workload& w, const GpuSpec& gpu, cons
 
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
-                               AloneTimeCache& alone, PartsReplayOptions parts_options) {
+                               AloneTimeCache& alone, PartsReplayOptions parts_options,
+                               const std::vector<std::vector<int>>& context_sms) {
   require_parts_of(w, plan, cut, levels);
   const auto residency = parts_options.capped ? binding_part_caps(w, gpu, plan, cut) : std::vector<std::vector<int>>{};
   const auto by_part =
       parts_options.part_priorities ? part_priorities(w, gpu, plan, cut, 0, 1 - levels).priority : std::vector<int>{};
-  return replay_in_parts_given(w, gpu, plan, cut, std::move(options), levels, alone, residency, by_part);
+  return replay_in_parts_given(w, gpu, plan, cut, std::move(options), levels, alone, residency, by_part, context_sms);
 }
 
 const char* parts_way_name(PartsReplayOptions way) {
@@ -348,7 +356,8 @@ std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std:
 
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
-                                        int levels, AloneTimeCache& alone) {
+                                        int levels, AloneTimeCache& alone,
+                                        const std::vector<std::vector<int>>& context_sms) {
   require_parts_of(w, plan, cut, levels);
   const auto own_priorities = part_priorities(w, gpu, plan, cut, 0, 1 - levels);
   // Parts the plan holds below their kernel's residency for more than one round of blocks: not a part that has few
@@ -369,7 +378,7 @@ std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, c
     way.options = v;
     way.replay = replay_in_parts_given(w, gpu, plan, cut, options, levels, alone,
                                        v.capped ? caps : std::vector<std::vector<int>>{},
-                                       v.part_priorities ? own_priorities.priority : std::vector<int>{});
+                                       v.part_priorities ? own_priorities.priority : std::vector<int>{}, context_sms);
     way.start_delays_us = replay_start_delays_us(index, waits, way.replay);
     way.parts_short = v.part_priorities ? own_priorities.clamped : 0;
     way.held_parts = held;

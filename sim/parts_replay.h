@@ -40,9 +40,15 @@ struct PartsReplayOptions {
   bool capped = false;           // the parts whose planned residency binds held to it (above)
   bool part_priorities = false;  // each part at its own priority (part_priorities) instead of its launch's
 };
+//
+// `context_sms` (part_context_sms, flattened launch by launch): each part's grid confined to the SMs of its green
+// context instead of its planned SMs, as the executor runs it (a part planned on SM 31 alone may then place blocks on
+// SM 30, its group's other SM; docs/validation.md, "Green contexts in the parts replay"). Empty: the planned SMs; an
+// empty entry: every SM.
 PriorityReplay replay_in_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                const std::vector<std::vector<PlannedPart>>& cut, RunOptions options, int levels,
-                               AloneTimeCache& alone, PartsReplayOptions parts = {});
+                               AloneTimeCache& alone, PartsReplayOptions parts = {},
+                               const std::vector<std::vector<int>>& context_sms = {});
 
 // The four ways `gpusched-live validate` can carry out a plan in parts, each replayed: at their launches' priorities,
 // held to the plan's blocks an SM (capped), each part at a priority of its own (by part), both; in that order.
@@ -71,10 +77,12 @@ std::vector<double> replay_start_delays_us(const Workload& w, const RunResult& p
 std::vector<double> replay_start_delays_us(const PlanPartIndex& plan, const std::vector<TimeNs>& planned_waits,
                                            const PriorityReplay& replay);
 
-// The start delays are measured against `cut` (planned_parts(plan), or planned_parts(plan, true)).
+// The start delays are measured against `cut` (planned_parts(plan), or planned_parts(plan, true)). `context_sms` as
+// for replay_in_parts, for every way.
 std::vector<PartsWay> replay_parts_ways(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                         const std::vector<std::vector<PlannedPart>>& cut, const RunOptions& options,
-                                        int levels, AloneTimeCache& alone);
+                                        int levels, AloneTimeCache& alone,
+                                        const std::vector<std::vector<int>>& context_sms = {});
 
 // How validate's auto picks among the ways (docs/validation.md, "Start delays the parts replay foresees", "Plans
 // the hardware does not keep in parts" and "Block times in the parts replay"). A way is within the bound where its

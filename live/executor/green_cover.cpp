@@ -1,89 +1,11 @@
 #include "live/executor/green_cover.h"
 
-#include <algorithm>
-#include <limits>
-
 namespace gpusched::live {
 
 std::vector<std::uint8_t> planned_sms(const LaunchQueues& q) {
   const std::size_t sms = q.sm_begin.empty() ? 0 : q.sm_begin.size() - 1;
   std::vector<std::uint8_t> out(sms, 0);
   for (std::size_t s = 0; s < sms; ++s) out[s] = q.sm_begin[s + 1] > q.sm_begin[s];
-  return out;
-}
-
-std::vector<int> covering_groups(const std::vector<std::vector<int>>& group_sms,
-                                 const std::vector<std::uint8_t>& wanted) {
-  std::vector<int> out;
-  for (std::size_t g = 0; g < group_sms.size(); ++g)
-    for (const int sm : group_sms[g])
-      if (sm >= 0 && static_cast<std::size_t>(sm) < wanted.size() && wanted[static_cast<std::size_t>(sm)]) {
-        out.push_back(static_cast<int>(g));
-        break;
-      }
-  if (out.size() == group_sms.size()) out.clear();
-  return out;
-}
-
-std::vector<int> covering_groups_of_sms(const std::vector<std::vector<int>>& group_sms, const std::vector<int>& sms) {
-  std::vector<std::uint8_t> wanted;
-  for (const int sm : sms) {
-    if (sm < 0) continue;
-    if (static_cast<std::size_t>(sm) >= wanted.size()) wanted.resize(static_cast<std::size_t>(sm) + 1, 0);
-    wanted[static_cast<std::size_t>(sm)] = 1;
-  }
-  return covering_groups(group_sms, wanted);
-}
-
-std::vector<std::vector<int>> claimed_groups_of_parts(const std::vector<std::vector<int>>& group_sms,
-                                                      const std::vector<PartSpan>& parts) {
-  int max_sm = -1;
-  for (const auto& g : group_sms)
-    for (const int sm : g) max_sm = std::max(max_sm, sm);
-  std::vector<int> group_of(static_cast<std::size_t>(max_sm + 1), -1);
-  for (std::size_t g = 0; g < group_sms.size(); ++g)
-    for (const int sm : group_sms[g])
-      if (sm >= 0) group_of[static_cast<std::size_t>(sm)] = static_cast<int>(g);
-  // Per group: the parts with an SM in it, and each one's lowest SM there.
-  std::vector<std::vector<std::pair<std::size_t, int>>> in_group(group_sms.size());
-  std::vector<std::vector<int>> groups_of_part(parts.size());  // ascending
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    for (const int sm : parts[p].sms) {
-      if (sm < 0 || sm > max_sm || group_of[static_cast<std::size_t>(sm)] < 0) continue;
-      groups_of_part[p].push_back(group_of[static_cast<std::size_t>(sm)]);
-    }
-    auto& gs = groups_of_part[p];
-    std::sort(gs.begin(), gs.end());
-    gs.erase(std::unique(gs.begin(), gs.end()), gs.end());
-    for (const int g : gs) {
-      int lowest = std::numeric_limits<int>::max();
-      for (const int sm : parts[p].sms)
-        if (sm >= 0 && sm <= max_sm && group_of[static_cast<std::size_t>(sm)] == g) lowest = std::min(lowest, sm);
-      in_group[static_cast<std::size_t>(g)].emplace_back(p, lowest);
-    }
-  }
-  const auto overlap = [&](std::size_t a, std::size_t b) {
-    return parts[a].start < parts[b].end && parts[b].start < parts[a].end;
-  };
-  std::vector<std::vector<int>> out(parts.size());
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    std::vector<int> kept;
-    for (const int g : groups_of_part[p]) {
-      int mine = std::numeric_limits<int>::max();
-      for (const auto& [q, low] : in_group[static_cast<std::size_t>(g)])
-        if (q == p) mine = low;
-      bool keep = true;
-      for (const auto& [q, low] : in_group[static_cast<std::size_t>(g)])
-        if (parts[q].launch != parts[p].launch && low < mine && overlap(p, q)) {
-          keep = false;
-          break;
-        }
-      if (keep) kept.push_back(g);
-    }
-    if (kept.empty()) kept = groups_of_part[p];
-    if (kept.size() == group_sms.size()) kept.clear();
-    out[p] = std::move(kept);
-  }
   return out;
 }
 

@@ -8,13 +8,17 @@
 #include <optional>
 
 #include "core/atomic_file.h"
+#include "core/green_groups.h"
 #include "core/name_list.h"
+#include "core/plan_adherence.h"
 #include "sim/cli/commands.h"
 #include "sim/launch_priorities.h"
+#include "sim/part_contexts.h"
 #include "sim/part_starts.h"
 #include "sim/parts_replay.h"
 #include "sim/planned_parts.h"
 #include "sim/runner.h"
+#include "sim/sm_pairs.h"
 
 namespace gpusched::cli {
 namespace {
@@ -80,6 +84,7 @@ void add_as_priorities_command(CLI::App& app) {
     bool per_launch = false, per_part = false, parts_capped = false, part_priorities = false, cut_at_residency = false;
     std::uint64_t seed = 1;
     double parts_makespan_bound = sim::kPartsMakespanBoundPct;
+    int green_groups = 0;  // > 0: green-context groups of this many consecutive SMs, the parts replayed in them
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--workload,-w", a->workload, "Workload file")->required();
@@ -112,6 +117,13 @@ void add_as_priorities_command(CLI::App& app) {
   cmd->add_flag("--cut-at-residency", a->cut_at_residency,
                 "Also cut a launch's parts where the plan changes how many of its blocks it runs at once on one SM "
                 "(validate's --cut-at-residency)");
+  cmd->add_option("--green-groups", a->green_groups,
+                  "Also replay the parts in green contexts of groups of this many consecutive SMs (2 on the H100 and "
+                  "H200), as validate carries them out: the plan's SMs paired onto the groups as validate pairs them, "
+                  "and the way auto picks replayed with each part in its cover's and in its claimed groups' SMs "
+                  "(validate --part-context; docs/validation.md, \"Green contexts in the parts replay\"); 0: not")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
   cmd->add_flag(
       "--per-part", a->per_part,
       "Also each part of every printed way of a plan in parts: its blocks and SMs, planned and replayed first "
@@ -144,7 +156,14 @@ void add_as_priorities_command(CLI::App& app) {
       if (const auto it = params.find(policy); it != params.end()) o.policy_params = it->second;
       o.interference = model;
       o.seed = a->seed;
-      const RunResult plan = sim::run_workload(w, loaded.gpu, o, alone);
+      RunResult plan = sim::run_workload(w, loaded.gpu, o, alone);
+      // --green-groups: the plan's SMs numbered onto the groups as validate numbers them (its default piece cut:
+      // parts within 10 us joined, apart after a hand-over), before anything is cut or replayed.
+      const auto groups = a->green_groups > 0 ? consecutive_groups(loaded.gpu.sm_count, a->green_groups)
+                                              : std::vector<std::vector<int>>{};
+      if (!groups.empty())
+        sim::pair_sms_onto_groups(plan, groups, loaded.gpu.sm_count,
+                                  sim::PieceCut{.merge_within = 10'000, .apart_after_hand_over = true});
       if (parts_csv) {
         std::string rows;
         for (const auto& p : sim::planned_part_pieces(plan, a->cut_at_residency))
@@ -198,6 +217,42 @@ void add_as_priorities_command(CLI::App& app) {
           else
             fmt::print("  validate's auto carries the parts out {} (the first way within the bound: {})\n",
                        sim::parts_way_name(ways[starts.way].options), sim::parts_way_name(ways[first.way].options));
+          // The way auto picks, replayed with each part's grid in its green context (--green-groups): what the
+          // executor's contexts do to the plan, cover against claimed (validate --part-context auto picks so).
+          if (!groups.empty()) {  // auto's choice had every way been replayed in its cover's contexts
+            const auto spans = sim::part_spans(plan, cut);
+            const auto in_cover = sim::replay_parts_ways(w, loaded.gpu, plan, cut, o, a->levels, alone,
+                                                         sim::part_context_sms(groups, spans, sim::PartContext::Cover));
+            const auto d = sim::choose_parts_way(in_cover, sim::PartsChoice::Starts, a->parts_makespan_bound);
+            std::string line;
+            for (const auto& way : in_cover)
+              line += fmt::format("{}{} {:.1f} / {:.1f} % (makespan {:+.1f} %)", line.empty() ? "" : "; ",
+                                  sim::parts_way_name(way.options),
+                                  sim::nearest_rank_pct(way.replay.turnaround_err_pct, 0.5),
+                                  sim::nearest_rank_pct(way.replay.turnaround_err_pct, 0.9), way.makespan_err_pct);
+            fmt::print("  the ways in cover contexts: {}; auto would take {}\n", line,
+                       d.fused ? std::string("the fused worker") : sim::parts_way_name(in_cover[d.way].options));
+          }
+          if (!groups.empty() && !starts.fused) {
+            const sim::PartsWay& chosen = ways[starts.way];
+            const auto spans = sim::part_spans(plan, cut);
+            for (const auto how : {sim::PartContext::Cover, sim::PartContext::Claimed}) {
+              sim::PartsWay in_context;
+              in_context.options = chosen.options;
+              in_context.replay = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, chosen.options,
+                                                       sim::part_context_sms(groups, spans, how));
+              in_context.start_delays_us =
+                  sim::replay_start_delays_us(plan_parts, planned_waits(w, plan), in_context.replay);
+              print_way(fmt::format("  in {}", sim::part_context_name(how)), in_context);
+              if (a->per_launch) {
+                std::string line;
+                for (std::size_t i = 0; i < w.launches.size(); ++i)
+                  line += fmt::format("{}{} {:.1f}", i ? ", " : "", w.launches[i].id,
+                                      in_context.replay.turnaround_err_pct[i]);
+                fmt::print("    per launch (turnaround error %): {}\n", line);
+              }
+            }
+          }
           const std::optional<sim::PriorityReplay> by_part_replay =
               a->part_priorities ? std::optional<sim::PriorityReplay>(std::move(ways[2].replay)) : std::nullopt;
           if (a->per_launch) {

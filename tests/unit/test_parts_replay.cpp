@@ -68,7 +68,40 @@ PriorityReplay replay_with(const std::vector<int>& a_sms, const std::vector<int>
   const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, a_sms, 0}}, {PlannedPart{0, 2, b_sms, 0}}};
   return replay_in_parts(a_and_b(), gpu, partitioned_plan(), cut, o, 6, alone);
 }
+// The partitioned plan's parts (A on SM 0, B on SM 1) replayed with each grid confined to `a_context` and
+// `b_context`, the SMs of its green context (replay_in_parts' context_sms).
+PriorityReplay replay_in_contexts(const std::vector<int>& a_context, const std::vector<int>& b_context) {
+  const auto gpu = test::gpu_with_sms("h100", 2);
+  AloneTimeCache alone;
+  RunOptions o;
+  const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, {0}, 0}}, {PlannedPart{0, 2, {1}, 0}}};
+  return replay_in_parts(a_and_b(), gpu, partitioned_plan(), cut, o, 6, alone, {}, {a_context, b_context});
+}
 }  // namespace
+
+TEST(PartsReplay, APartsGridSpillsOntoItsGreenContextsOtherSm) {
+  // A planned on SM 0 alone, its green context SMs 0 and 1 (one group); B on SM 1. B's window (0..0) ends before A's
+  // (0..100): B one level up, its two blocks on SM 1, 0-10. A fills SM 0 (two blocks, 0-100) and, once B leaves SM 1 at
+  // 10, takes it for its other two, 10-110: A finishes at 110 where the plan has 200, |110 - 200| / 110 = 81.8 %.
+  const auto r = replay_in_contexts({0, 1}, {1});
+  EXPECT_EQ(r.replay.launches[0].finish, 110);
+  EXPECT_EQ(r.replay.launches[1].finish, 10);
+  EXPECT_NEAR(r.turnaround_err_pct[0], 100.0 * 90.0 / 110.0, 1e-9);
+  // Contexts of the planned SMs replay as the plan: A 200, B 10.
+  const auto kept = replay_in_contexts({0}, {1});
+  EXPECT_EQ(kept.replay.launches[0].finish, 200);
+  EXPECT_EQ(kept.replay.launches[1].finish, 10);
+  // An empty context is every SM: the same as A on {0, 1}.
+  EXPECT_EQ(replay_in_contexts({}, {1}).replay.launches[0].finish, 110);
+}
+
+TEST(PartsReplay, GreenContextsMustBeOneAPart) {
+  const auto gpu = test::gpu_with_sms("h100", 2);
+  AloneTimeCache alone;
+  const std::vector<std::vector<PlannedPart>> cut{{PlannedPart{0, 4, {0}, 0}}, {PlannedPart{0, 2, {1}, 0}}};
+  EXPECT_THROW(replay_in_parts(a_and_b(), gpu, partitioned_plan(), cut, RunOptions{}, 6, alone, {}, {{0, 1}}),
+               std::invalid_argument);
+}
 
 TEST(PartsReplay, APartitionKeptByItsGreenContextsIsReplayedExactly) {
   // A confined to SM 0 runs two waves there, 0-100 and 100-200; B on SM 1, 0-10: every turnaround as planned.
