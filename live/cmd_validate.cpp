@@ -81,9 +81,12 @@ struct ValidateArgs {
   std::string held_cut = "merged";  // parts held to the plan's blocks an SM: cut as every way (merged) or at residency
   int shared_carveout = -1;         // every kernel's preferred shared-memory carveout (percent; -1: the driver's)
   int part_context_groups = 1;      // parts' green contexts: whole aligned runs of this many SM groups
-  std::string part_context = "cover";  // parts' green contexts: every group of their SMs, or claimed (one part a group)
-  double part_merge_us = 10;           // parts of pieces: a part within this of its launch's part before joins it
-  std::string sm_numbers = "paired";   // paired: plan SMs renumbered onto the green-context groups; plan: as planned
+  // Parts' green contexts: every group of their SMs (cover), one part a group (claimed), or by the replays (auto;
+  // the default since session 59: docs/validation.md, "Green contexts in the parts replay").
+  std::string part_context = "auto";
+  bool ways_in_contexts = false;      // auto's way chosen on replays in the parts' green contexts, not their SMs
+  double part_merge_us = 10;          // parts of pieces: a part within this of its launch's part before joins it
+  std::string sm_numbers = "paired";  // paired: plan SMs renumbered onto the green-context groups; plan: as planned
   std::string sample_gate = "all";  // --green-samples: the rest of a launch waits for all its sample blocks or block 0
   std::string sample_parts = "greatest";        // parts of pieces holding only a planned sample: greatest or launch
   std::string parts_after_hand_over = "apart";  // parts of pieces after their SMs went to another launch: apart, merged
@@ -497,6 +500,15 @@ int validate_command(const ValidateArgs& a) {
         // below replaces it only where neither was asked for (31d52b0 had dropped this, and the two flags did nothing
         // for plans of whole blocks from session 46 to 54: docs/validation.md, "Held parts that were not held").
         parts_variant = sim::PartsReplayOptions{.capped = a.capped_parts, .part_priorities = a.part_priorities};
+        // --ways-in-contexts: every replay below confines each part to the SMs of its green context (cover, or
+        // claimed under --part-context claimed), not its planned SMs (docs/validation.md, "Green contexts in the parts
+        // replay"); empty, the planned SMs.
+        const auto ways_context_sms = [&](const std::vector<std::vector<sim::PlannedPart>>& parts_cut) {
+          if (!a.ways_in_contexts) return std::vector<std::vector<int>>{};
+          return sim::part_context_sms(
+              green->group_sms(), sim::part_spans(predicted, parts_cut),
+              a.part_context == "claimed" ? sim::PartContext::Claimed : sim::PartContext::Cover);
+        };
         if (in_parts && every_launch) {
           const int levels = prio_least - prio_greatest + 1;
           // auto carries the parts out at their launches' priorities where the replay of that is within the bound;
@@ -511,7 +523,7 @@ int validate_command(const ValidateArgs& a) {
           // not keep the plan's mix on an SM, and the fused worker carries the plan out instead (docs/validation.md,
           // "Plans the hardware does not keep in parts").
           if (a.executor == "auto" && !a.capped_parts && !a.part_priorities) {
-            auto ways = sim::replay_parts_ways(w, gpu, predicted, cut, o, levels, alone_cache);
+            auto ways = sim::replay_parts_ways(w, gpu, predicted, cut, o, levels, alone_cache, ways_context_sms(cut));
             const auto pct = [](const std::vector<double>& v, double q) { return sim::nearest_rank_pct(v, q); };
             const auto by_part = sim::part_priorities(w, gpu, predicted, cut, prio_least, prio_greatest);
             for (const auto& way : ways) {
@@ -541,7 +553,8 @@ int validate_command(const ValidateArgs& a) {
             parts_replay = std::move(ways[k].replay);
             parts_start_delays_foreseen = std::move(ways[k].start_delays_us);
           } else {
-            parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant);
+            parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant,
+                                                ways_context_sms(cut));
             parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, cut, *parts_replay);
           }
           // --held-cut residency: the way is chosen on the cut every way shares; where it holds the parts, they are
@@ -553,7 +566,8 @@ int validate_command(const ValidateArgs& a) {
             residency_cut = true;
             parts = 0;
             for (const auto& c : cut) parts += c.size();
-            parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant);
+            parts_replay = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant,
+                                                ways_context_sms(cut));
             parts_start_delays_foreseen = sim::replay_start_delays_us(w, predicted, cut, *parts_replay);
           }
         }
@@ -969,7 +983,10 @@ int validate_command(const ValidateArgs& a) {
         fmt::print("  {} parts holding only a launch's planned sample, at the greatest priority\n",
                    sample_parts_issued);
       if (!parts_variants.empty() && (native || !parts_fused.empty()))
-        fmt::print("  the parts replayed in simulation (median / p90 of the turnarounds): {}\n", parts_variants);
+        fmt::print(
+            "  the parts replayed in simulation{} (median / p90 of the turnarounds): {}\n",
+            a.ways_in_contexts ? fmt::format(" in {} contexts", a.part_context == "claimed" ? "claimed" : "cover") : "",
+            parts_variants);
       if (!parts_fused.empty() && fused) fmt::print("  {}\n", parts_fused);
       if (!piece_part_levels.empty())
         fmt::print("  carried out each part at a priority of its own ({})\n", piece_part_levels);
@@ -1170,15 +1187,21 @@ void add_validate_command(CLI::App& app, int& result) {
          "stream, its blocks placed anywhere (a diagnostic: the plan's partitions are not kept)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  cmd->add_option("--part-context", a->part_context,
-                  "Parts on green contexts: cover, every group holding one of the part's planned SMs (a group's two "
-                  "SMs may then take two launches' blocks at once); claimed, a group another launch's part also "
-                  "holds at the same time goes to the part with its lower SM alone (docs/validation.md, \"Groups "
-                  "claimed by one part\"); auto, for a plan of whole blocks in parts, the one whose parts replay in "
-                  "those contexts is closer to the plan (cover for plans of pieces, which the replay does not cover; "
-                  "\"Green contexts in the parts replay\")")
+  cmd->add_option(
+         "--part-context", a->part_context,
+         "Parts on green contexts: cover, every group holding one of the part's planned SMs (a group's two "
+         "SMs may then take two launches' blocks at once); claimed, a group another launch's part also "
+         "holds at the same time goes to the part with its lower SM alone (docs/validation.md, \"Groups "
+         "claimed by one part\"); auto, for a plan of whole blocks in parts, claimed where its parts replay in "
+         "those contexts a point or more closer to the plan at the p90 of the turnarounds, else cover (cover "
+         "for plans of pieces, which the replay does not cover; \"Green contexts in the parts replay\")")
       ->check(CLI::IsMember({"cover", "claimed", "auto"}))
       ->capture_default_str();
+  cmd->add_flag("--ways-in-contexts", a->ways_in_contexts,
+                "auto, a plan of whole blocks in parts: replay every way with each part's grid in the SMs of its green "
+                "context (--part-context's; cover under auto) instead of its planned SMs, so that the way is chosen "
+                "on what the contexts let the hardware do (docs/validation.md, \"Green contexts in the parts "
+                "replay\")");
   cmd->add_option("--part-merge-us", a->part_merge_us,
                   "Parts of pieces: a part that starts less than this many microseconds after its launch's part "
                   "before joins it, fewer grids for the GPU's front end to start (one about every 2 us); 0: the "
