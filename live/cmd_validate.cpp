@@ -42,6 +42,7 @@
 #include "sim/part_contexts.h"
 #include "sim/part_starts.h"
 #include "sim/parts_replay.h"
+#include "sim/piece_parts_replay.h"
 #include "sim/planned_parts.h"
 #include "sim/registry.h"
 #include "sim/run_identity.h"
@@ -638,6 +639,26 @@ int validate_command(const ValidateArgs& a) {
           piece_cut.clear();
         in_parts = !piece_cut.empty();
         gate_parts = in_parts && (a.gate_parts || (a.executor == "auto" && per_ms > kAutoPartsPerMs));
+        // --part-context auto for parts of pieces: each piece at its planned time, the parts replayed in cover and in
+        // claimed contexts (sim/piece_parts_replay.h), and claimed taken where its p90 is a point or more lower, as
+        // for parts of whole blocks (docs/validation.md, "Green contexts in the parts replay").
+        if (in_parts && a.part_context == "auto") {
+          const auto spans = sim::part_spans(predicted, piece_cut);
+          std::array<double, 2> p90{}, median{};
+          for (const auto how : {sim::PartContext::Cover, sim::PartContext::Claimed}) {
+            const auto r = sim::replay_piece_parts(w, gpu, predicted, piece_cut, o, prio_least - prio_greatest + 1,
+                                                   alone_cache, a.sample_parts == "greatest",
+                                                   sim::part_context_sms(green->group_sms(), spans, how));
+            const auto k = static_cast<std::size_t>(how == sim::PartContext::Claimed);
+            median[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.5);
+            p90[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.9);
+          }
+          part_context = choose_part_context(p90[0], p90[1]);
+          context_choice = fmt::format(
+              "the parts of pieces replayed in their green contexts, each piece at its planned time (median / p90 of "
+              "the turnarounds): cover {:.1f} / {:.1f} %, claimed {:.1f} / {:.1f} %: {}",
+              median[0], p90[0], median[1], p90[1], sim::part_context_name(part_context));
+        }
       }
       const bool native =
           !time_shared &&
@@ -1187,14 +1208,13 @@ void add_validate_command(CLI::App& app, int& result) {
          "stream, its blocks placed anywhere (a diagnostic: the plan's partitions are not kept)")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
-  cmd->add_option(
-         "--part-context", a->part_context,
-         "Parts on green contexts: cover, every group holding one of the part's planned SMs (a group's two "
-         "SMs may then take two launches' blocks at once); claimed, a group another launch's part also "
-         "holds at the same time goes to the part with its lower SM alone (docs/validation.md, \"Groups "
-         "claimed by one part\"); auto, for a plan of whole blocks in parts, claimed where its parts replay in "
-         "those contexts a point or more closer to the plan at the p90 of the turnarounds, else cover (cover "
-         "for plans of pieces, which the replay does not cover; \"Green contexts in the parts replay\")")
+  cmd->add_option("--part-context", a->part_context,
+                  "Parts on green contexts: cover, every group holding one of the part's planned SMs (a group's two "
+                  "SMs may then take two launches' blocks at once); claimed, a group another launch's part also "
+                  "holds at the same time goes to the part with its lower SM alone (docs/validation.md, \"Groups "
+                  "claimed by one part\"); auto, claimed where the plan's parts replay in those contexts a point or "
+                  "more closer to the plan at the p90 of the turnarounds, else cover (parts of pieces replayed with "
+                  "each piece at its planned time; \"Green contexts in the parts replay\")")
       ->check(CLI::IsMember({"cover", "claimed", "auto"}))
       ->capture_default_str();
   cmd->add_flag("--ways-in-contexts", a->ways_in_contexts,

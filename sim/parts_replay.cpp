@@ -14,63 +14,13 @@
 #include "core/occupancy.h"
 #include "core/plan_adherence.h"
 #include "sim/duration_model.h"
+#include "sim/parts_run.h"
 #include "sim/policies/issue.h"
 #include "sim/policy.h"
 #include "sim/resident_levels.h"
 
 namespace gpusched::sim {
 namespace {
-
-// The hardware's dispatcher over grids confined to SM sets: on each SM that may take blocks, the pending grids
-// that may run there in priority order (higher `priority` first, release order among equals), each filling what
-// it can; a grid with blocks left holds the SMs it may run on against the grids behind it (head-of-line blocking,
-// per SM). Built in code for one replay (not a registered policy: it needs each launch's SMs).
-class ConfinedPriorityIssue final : public Policy {
- public:
-  // `caps`: per launch its residency cap (INT_MAX: none).
-  ConfinedPriorityIssue(std::vector<std::vector<int>> sms, std::vector<int> caps)
-      : sms_(std::move(sms)), caps_(std::move(caps)) {}
-  std::string name() const override { return "priority (parts)"; }
-
-  void on_events(const EngineView& v, std::span<const EngineEvent> events, Actions& a) override {
-    if (all_.empty()) {
-      all_ = all_sms(v);
-      placement_.placement = v.gpu().placement;
-    }
-    const bool full = structural(events);
-    for (const auto& e : events) {
-      if (e.kind != EventKind::LaunchReleased) continue;
-      const auto i = static_cast<std::size_t>(e.launch);
-      if (!sms_[i].empty()) a.restrict_to_sms(e.launch, sms_[i]);
-      if (caps_[i] < INT_MAX) a.set_residency_cap(e.launch, caps_[i]);
-    }
-    if (full) {
-      order_ = v.active();
-      std::stable_sort(order_.begin(), order_.end(),
-                       [&](std::int32_t x, std::int32_t y) { return v.spec(x).priority > v.spec(y).priority; });
-    }
-    held_.assign(static_cast<std::size_t>(v.sm_count()), 0);
-    const std::span<const std::int32_t> considered = full ? std::span<const std::int32_t>(all_) : v.freed_sms();
-    for (const std::int32_t l : order_) {
-      if (v.launch(l).issuable() == 0) continue;
-      candidates_.clear();
-      for (const std::int32_t sm : considered)
-        if (!held_[static_cast<std::size_t>(sm)] && v.room_for(l, sm) > 0) candidates_.push_back(sm);
-      issue_blocks(v, a, l, candidates_, placement_, [&](int sm) { return v.room_for(l, sm); });
-      if (v.launch(l).issuable() == 0 || caps_[static_cast<std::size_t>(l)] < INT_MAX) continue;
-      const auto& mine = sms_[static_cast<std::size_t>(l)];
-      if (mine.empty()) return;  // a grid on every SM with blocks left holds them all
-      for (const int sm : mine) held_[static_cast<std::size_t>(sm)] = 1;
-    }
-  }
-
- private:
-  std::vector<std::vector<int>> sms_;  // per launch: its SMs (empty: every SM)
-  std::vector<int> caps_;
-  std::vector<std::int32_t> all_, order_, candidates_;
-  std::vector<char> held_;
-  PlacementState placement_;
-};
 
 // The part of launch i's cut holding `block`: the last whose first block is at most it (parts are block ranges in
 // order).
@@ -87,12 +37,6 @@ bool sms_meet(const std::vector<int>& a, const std::vector<int>& b) {  // ascend
     (a[x] < b[y] ? x : y) += 1;
   }
   return false;
-}
-
-// A part's release in the replay and in the part priorities: its planned start less the GPU's launch latency (the
-// executor issues it then), never before its launch's arrival.
-TimeNs part_release(const Workload& w, const GpuSpec& gpu, std::size_t launch, TimeNs start) {
-  return std::max(w.launches[launch].arrival, start - gpu.launch_latency_ns);
 }
 
 // window_priorities over parts: two parts compete only where their SMs meet.
@@ -225,13 +169,8 @@ PriorityReplay replay_in_parts_given(const Workload& w, const GpuSpec& gpu, cons
   for (const auto& c : cut) parts_in_cut += c.size();
   if (!context_sms.empty() && context_sms.size() != parts_in_cut)
     throw std::invalid_argument("replay_in_parts: the green contexts are not one a part");
-  PriorityReplay out;
-  out.priorities = launch_priorities(plan, 0, 1 - levels);
-  std::vector<std::shared_ptr<const KernelProfile>> kernels;
-  std::vector<Launch> launches;
-  std::vector<std::vector<int>> sms;
-  std::vector<std::size_t> owner;  // per part: its launch in `w`
-  std::vector<int> caps;
+  const auto priorities = launch_priorities(plan, 0, 1 - levels);
+  PartLaunches parts;
   const bool capped = !residency.empty();
   for (std::size_t i = 0; i < n; ++i) {
     if (cut[i].empty()) throw std::invalid_argument("replay_in_parts: launch " + w.launches[i].id + " has no parts");
@@ -239,79 +178,25 @@ PriorityReplay replay_in_parts_given(const Workload& w, const GpuSpec& gpu, cons
       const PlannedPart& part = cut[i][j];
       auto kernel = part_kernel(w.kernel_of(i), part, draw_base(options.seed, i));
       kernel->grid = {part.blocks, 1, 1};
-      kernels.push_back(kernel);
+      parts.kernels.push_back(kernel);
       Launch l;
       l.id = w.launches[i].id + "#" + std::to_string(j);
-      l.kernel = kernels.size() - 1;
+      l.kernel = parts.kernels.size() - 1;
       l.tenant = w.launches[i].tenant.empty() ? w.launches[i].id : w.launches[i].tenant;
       l.arrival = part_release(w, gpu, i, part.start);
       // CUDA's lower numbers go first, the workload's higher ones
-      l.priority = -(by_part.empty() ? out.priorities.priority[i] : by_part[launches.size()]);
-      launches.push_back(std::move(l));
+      l.priority = -(by_part.empty() ? priorities.priority[i] : by_part[parts.launches.size()]);
+      parts.launches.push_back(std::move(l));
       // Where the part runs: its planned SMs, or its green context's (an empty context: every SM).
-      const std::vector<int>& runs_on = context_sms.empty() ? part.sms : context_sms[launches.size() - 1];
-      sms.push_back(static_cast<int>(runs_on.size()) >= gpu.sm_count ? std::vector<int>{} : runs_on);
-      owner.push_back(i);
-      caps.push_back(capped && residency[i][j] > 0 ? residency[i][j] : INT_MAX);
+      parts.sms.push_back(context_sms.empty() ? part.sms : context_sms[parts.launches.size() - 1]);
+      parts.owner.push_back(i);
+      parts.caps.push_back(capped && residency[i][j] > 0 ? residency[i][j] : INT_MAX);
+      std::vector<std::int32_t> blocks(static_cast<std::size_t>(part.blocks));
+      std::iota(blocks.begin(), blocks.end(), part.first);
+      parts.block_of.push_back(std::move(blocks));
     }
   }
-  // The front end starts the parts' grids one at a time (GpuSpec::grid_start_interval_ns): a grid released with many
-  // others leaves it later. The engine adds the launch latency after.
-  if (gpu.grid_start_interval_ns > 0) {
-    std::vector<TimeNs> release;
-    for (const auto& l : launches) release.push_back(l.arrival);
-    const auto starts = front_end_starts(release, gpu.grid_start_interval_ns);
-    for (std::size_t k = 0; k < launches.size(); ++k) launches[k].arrival = starts[k];
-  }
-  const Workload parts = make_workload(w.name + " in parts", std::move(kernels), std::move(launches));
-  options.policy = "priority";
-  options.policy_params.clear();
-  options.policy_object = std::make_shared<ConfinedPriorityIssue>(std::move(sms), std::move(caps));
-  options.keep_schedule = true;
-  out.replay = run_workload(parts, gpu, options, alone);
-  // The replay's pieces as the workload's: each part's launch, its blocks offset by the part's first.
-  std::vector<std::int32_t> first_block;
-  for (const auto& c : cut)
-    for (const auto& part : c) first_block.push_back(part.first);
-  out.in_workload.schedule.pieces = std::move(out.replay.schedule.pieces);
-  out.replay.schedule = {};
-  for (auto& piece : out.in_workload.schedule.pieces) {
-    const auto k = static_cast<std::size_t>(piece.launch);
-    piece.launch = static_cast<std::int32_t>(owner[k]);
-    piece.block += first_block[k];
-  }
-  std::vector<TimeNs>& finish = out.launch_finish;
-  std::vector<TimeNs>& first = out.launch_first_dispatch;
-  finish.assign(n, 0);
-  first.assign(n, -1);
-  for (std::size_t k = 0; k < owner.size(); ++k) {
-    const auto& part = out.replay.launches[k];
-    finish[owner[k]] = std::max(finish[owner[k]], part.finish);
-    if (part.first_dispatch >= 0 && (first[owner[k]] < 0 || part.first_dispatch < first[owner[k]]))
-      first[owner[k]] = part.first_dispatch;
-  }
-  out.in_workload.launches = plan.launches;
-  for (std::size_t i = 0; i < n; ++i) {
-    auto& l = out.in_workload.launches[i];
-    l.first_dispatch = first[i];
-    l.finish = finish[i];
-    l.turnaround = finish[i] - l.release;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const double replayed = static_cast<double>(finish[i] - plan.launches[i].release);
-    const double planned = static_cast<double>(plan.launches[i].turnaround);
-    out.turnaround_err_pct.push_back(replayed > 0 ? std::fabs(replayed - planned) / replayed * 100.0 : 0.0);
-  }
-  const auto order_of = [n](const auto& finish_of) {
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return finish_of(a) < finish_of(b); });
-    return order;
-  };
-  out.same_finish_order = order_of([&](std::size_t i) { return plan.launches[i].finish; }) ==
-                          order_of([&](std::size_t i) { return finish[i]; });
-  return out;
+  return run_part_launches(w, gpu, plan, std::move(parts), std::move(options), alone, priorities);
 }
 
 }  // namespace

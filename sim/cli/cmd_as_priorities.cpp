@@ -16,6 +16,7 @@
 #include "sim/part_contexts.h"
 #include "sim/part_starts.h"
 #include "sim/parts_replay.h"
+#include "sim/piece_parts_replay.h"
 #include "sim/planned_parts.h"
 #include "sim/runner.h"
 #include "sim/sm_pairs.h"
@@ -288,6 +289,36 @@ void add_as_priorities_command(CLI::App& app) {
                 }
             }
           }
+        }
+      } else if (!sim::runs_blocks_whole(plan) && !groups.empty() && w.launches.size() > 1) {
+        // A plan that stops and resumes blocks, cut in parts of pieces as validate cuts it (10 us joins, apart after
+        // a hand-over), each piece at its planned time (sim/piece_parts_replay.h): on the planned SMs, and in cover
+        // and claimed contexts, as validate --part-context auto compares them.
+        const auto cut =
+            sim::planned_piece_parts(plan, sim::PieceCut{.merge_within = 10'000, .apart_after_hand_over = true});
+        if (std::all_of(cut.begin(), cut.end(), [](const auto& c) { return !c.empty(); })) {
+          std::size_t parts = 0;
+          for (const auto& c : cut) parts += c.size();
+          const auto spans = sim::part_spans(plan, cut);
+          auto print_pieces = [&](const std::string& label, const sim::PriorityReplay& c) {
+            const auto& g = c.turnaround_err_pct;
+            fmt::print("{:<15} {:>6} {:>7} {:>12.1f}% {:>9.1f}% {:>9.1f}% {:>13} {:>13}{}\n", label, "", "",
+                       sim::nearest_rank_pct(g, 0.5), sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
+                       format_duration(c.replay.metrics.makespan),
+                       c.same_finish_order ? "" : "  finishes in another order");
+            if (a->per_launch) {
+              std::string line;
+              for (std::size_t i = 0; i < w.launches.size(); ++i)
+                line += fmt::format("{}{} {:.1f}", i ? ", " : "", w.launches[i].id, g[i]);
+              fmt::print("    per launch (turnaround error %): {}\n", line);
+            }
+          };
+          print_pieces(fmt::format("  {} parts of pieces", parts),
+                       sim::replay_piece_parts(w, loaded.gpu, plan, cut, o, a->levels, alone));
+          for (const auto how : {sim::PartContext::Cover, sim::PartContext::Claimed})
+            print_pieces(fmt::format("  in {}", sim::part_context_name(how)),
+                         sim::replay_piece_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, true,
+                                                 sim::part_context_sms(groups, spans, how)));
         }
       }
       if (a->per_launch) {
