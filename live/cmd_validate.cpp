@@ -112,10 +112,25 @@ std::string params_label(const std::map<std::string, std::string>& params) {
   return s + "]";
 }
 
-// --part-context auto's choice from the two replays' p90 turnaround errors (%): claimed only where it replays a point
-// or more closer, since it narrows parts and the replay of the narrowing is not yet checked on many plans.
-sim::PartContext choose_part_context(double cover_p90, double claimed_p90) {
-  return claimed_p90 <= cover_p90 - 1.0 ? sim::PartContext::Claimed : sim::PartContext::Cover;
+// --part-context auto: the plan's parts replayed (`replay`) in cover and in claimed contexts, and claimed taken only
+// where its p90 turnaround error is a point or more lower, since it narrows parts and the replay of the narrowing is
+// not yet checked on many plans. Sets `context` and the report's line (`what`: the parts, as the line names them;
+// `manner`: how they were replayed, after "in their green contexts").
+template <class Replay>
+void choose_part_context(const Replay& replay, const std::string& what, const std::string& manner,
+                         sim::PartContext& context, std::string& line) {
+  std::array<double, 2> p90{}, median{};
+  for (const auto how : {sim::PartContext::Cover, sim::PartContext::Claimed}) {
+    const sim::PriorityReplay r = replay(how);
+    const auto k = static_cast<std::size_t>(how == sim::PartContext::Claimed);
+    median[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.5);
+    p90[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.9);
+  }
+  context = p90[1] <= p90[0] - 1.0 ? sim::PartContext::Claimed : sim::PartContext::Cover;
+  line = fmt::format(
+      "{} replayed in their green contexts{} (median / p90 of the turnarounds): cover {:.1f} / {:.1f} %, "
+      "claimed {:.1f} / {:.1f} %: {}",
+      what, manner, median[0], p90[0], median[1], p90[1], sim::part_context_name(context));
 }
 
 // How a plan that stops and resumes blocks is cut in parts (--part-merge-us, --parts-after-hand-over).
@@ -579,19 +594,12 @@ int validate_command(const ValidateArgs& a) {
         if (in_parts && every_launch && a.part_context == "auto") {
           const int levels = prio_least - prio_greatest + 1;
           const auto spans = sim::part_spans(predicted, cut);
-          std::array<double, 2> p90{}, median{};
-          for (const auto how : {sim::PartContext::Cover, sim::PartContext::Claimed}) {
-            const auto r = sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant,
-                                                sim::part_context_sms(green->group_sms(), spans, how));
-            const auto k = static_cast<std::size_t>(how == sim::PartContext::Claimed);
-            median[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.5);
-            p90[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.9);
-          }
-          part_context = choose_part_context(p90[0], p90[1]);
-          context_choice = fmt::format(
-              "the parts replayed in their green contexts (median / p90 of the turnarounds): cover {:.1f} / {:.1f} %, "
-              "claimed {:.1f} / {:.1f} %: {}",
-              median[0], p90[0], median[1], p90[1], sim::part_context_name(part_context));
+          choose_part_context(
+              [&](sim::PartContext how) {
+                return sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant,
+                                            sim::part_context_sms(green->group_sms(), spans, how));
+              },
+              "the parts", "", part_context, context_choice);
         }
         gate_parts = a.gate_parts ||
                      (a.executor == "auto" && every_launch && static_cast<double>(parts) / plan_ms > kAutoPartsPerMs);
@@ -644,20 +652,13 @@ int validate_command(const ValidateArgs& a) {
         // for parts of whole blocks (docs/validation.md, "Green contexts in the parts replay").
         if (in_parts && a.part_context == "auto") {
           const auto spans = sim::part_spans(predicted, piece_cut);
-          std::array<double, 2> p90{}, median{};
-          for (const auto how : {sim::PartContext::Cover, sim::PartContext::Claimed}) {
-            const auto r = sim::replay_piece_parts(w, gpu, predicted, piece_cut, o, prio_least - prio_greatest + 1,
-                                                   alone_cache, a.sample_parts == "greatest",
-                                                   sim::part_context_sms(green->group_sms(), spans, how));
-            const auto k = static_cast<std::size_t>(how == sim::PartContext::Claimed);
-            median[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.5);
-            p90[k] = sim::nearest_rank_pct(r.turnaround_err_pct, 0.9);
-          }
-          part_context = choose_part_context(p90[0], p90[1]);
-          context_choice = fmt::format(
-              "the parts of pieces replayed in their green contexts, each piece at its planned time (median / p90 of "
-              "the turnarounds): cover {:.1f} / {:.1f} %, claimed {:.1f} / {:.1f} %: {}",
-              median[0], p90[0], median[1], p90[1], sim::part_context_name(part_context));
+          choose_part_context(
+              [&](sim::PartContext how) {
+                return sim::replay_piece_parts(w, gpu, predicted, piece_cut, o, prio_least - prio_greatest + 1,
+                                               alone_cache, a.sample_parts == "greatest",
+                                               sim::part_context_sms(green->group_sms(), spans, how));
+              },
+              "the parts of pieces", ", each piece at its planned time", part_context, context_choice);
         }
       }
       const bool native =
