@@ -24,6 +24,14 @@
 namespace gpusched::cli {
 namespace {
 
+// --per-launch under --green-groups: each launch's turnaround error in a replay, on one line.
+void print_launch_errors(const Workload& w, const sim::PriorityReplay& r) {
+  std::string line;
+  for (std::size_t i = 0; i < w.launches.size(); ++i)
+    line += fmt::format("{}{} {:.1f}", i ? ", " : "", w.launches[i].id, r.turnaround_err_pct[i]);
+  fmt::print("    per launch (turnaround error %): {}\n", line);
+}
+
 // A replayed way's part starts (sim/part_starts.h), median / p99 in us: against the plan's times, and after their
 // release and the block the plan hands their slot over from in the replay (the start delay validate measures of an
 // execution in parts, PartsWay::start_delays_us). With the model exact, what the hardware's placement of the parts
@@ -220,7 +228,9 @@ void add_as_priorities_command(CLI::App& app) {
                        sim::parts_way_name(ways[starts.way].options), sim::parts_way_name(ways[first.way].options));
           // The way auto picks, replayed with each part's grid in its green context (--green-groups): what the
           // executor's contexts do to the plan, cover against claimed (validate --part-context auto picks so).
-          if (!groups.empty()) {  // auto's choice had every way been replayed in its cover's contexts
+          if (!groups.empty()) {
+            // Every way replayed in cover contexts: auto's choice had it replayed them so. The way auto picks is then
+            // printed in cover (from these replays) and in claimed contexts.
             const auto spans = sim::part_spans(plan, cut);
             const auto in_cover = sim::replay_parts_ways(w, loaded.gpu, plan, cut, o, a->levels, alone,
                                                          sim::part_context_sms(groups, spans, sim::PartContext::Cover));
@@ -233,24 +243,18 @@ void add_as_priorities_command(CLI::App& app) {
                                   sim::nearest_rank_pct(way.replay.turnaround_err_pct, 0.9), way.makespan_err_pct);
             fmt::print("  the ways in cover contexts: {}; auto would take {}\n", line,
                        d.fused ? std::string("the fused worker") : sim::parts_way_name(in_cover[d.way].options));
-          }
-          if (!groups.empty() && !starts.fused) {
-            const sim::PartsWay& chosen = ways[starts.way];
-            const auto spans = sim::part_spans(plan, cut);
-            for (const auto how : {sim::PartContext::Cover, sim::PartContext::Claimed}) {
-              sim::PartsWay in_context;
-              in_context.options = chosen.options;
-              in_context.replay = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, chosen.options,
-                                                       sim::part_context_sms(groups, spans, how));
-              in_context.start_delays_us =
-                  sim::replay_start_delays_us(plan_parts, planned_waits(w, plan), in_context.replay);
-              print_way(fmt::format("  in {}", sim::part_context_name(how)), in_context);
-              if (a->per_launch) {
-                std::string line;
-                for (std::size_t i = 0; i < w.launches.size(); ++i)
-                  line += fmt::format("{}{} {:.1f}", i ? ", " : "", w.launches[i].id,
-                                      in_context.replay.turnaround_err_pct[i]);
-                fmt::print("    per launch (turnaround error %): {}\n", line);
+            if (!starts.fused) {
+              const sim::PartsWay& chosen = ways[starts.way];
+              sim::PartsWay in_claimed;
+              in_claimed.options = chosen.options;
+              in_claimed.replay = sim::replay_in_parts(w, loaded.gpu, plan, cut, o, a->levels, alone, chosen.options,
+                                                       sim::part_context_sms(groups, spans, sim::PartContext::Claimed));
+              in_claimed.start_delays_us =
+                  sim::replay_start_delays_us(plan_parts, planned_waits(w, plan), in_claimed.replay);
+              for (const sim::PartsWay* in_context :
+                   {&in_cover[starts.way], static_cast<const sim::PartsWay*>(&in_claimed)}) {
+                print_way(in_context == &in_claimed ? "  in claimed" : "  in cover", *in_context);
+                if (a->per_launch) print_launch_errors(w, in_context->replay);
               }
             }
           }
@@ -306,12 +310,7 @@ void add_as_priorities_command(CLI::App& app) {
                        sim::nearest_rank_pct(g, 0.5), sim::nearest_rank_pct(g, 0.9), sim::nearest_rank_pct(g, 1.0), "",
                        format_duration(c.replay.metrics.makespan),
                        c.same_finish_order ? "" : "  finishes in another order");
-            if (a->per_launch) {
-              std::string line;
-              for (std::size_t i = 0; i < w.launches.size(); ++i)
-                line += fmt::format("{}{} {:.1f}", i ? ", " : "", w.launches[i].id, g[i]);
-              fmt::print("    per launch (turnaround error %): {}\n", line);
-            }
+            if (a->per_launch) print_launch_errors(w, c);
           };
           print_pieces(fmt::format("  {} parts of pieces", parts),
                        sim::replay_piece_parts(w, loaded.gpu, plan, cut, o, a->levels, alone));
