@@ -32,6 +32,7 @@ struct DurationQuery {
   // needs_co_runners() is true (it costs a pass over the SM's resident blocks).
   const CoRunner* co_runners = nullptr;
   int co_runner_count = 0;
+  TimeNs start = 0;  // when the block starts (its dispatch, the engine's clock)
 };
 
 // Mixes the run's seed and a launch's identity (its workload index) once per launch.

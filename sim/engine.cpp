@@ -376,7 +376,7 @@ TimeNs Engine::recorded_fresh_duration(LaunchState& l, std::int32_t block) const
   return d;
 }
 
-TimeNs Engine::block_duration(const LaunchState& l, std::int32_t block, int sm) const {
+TimeNs Engine::block_duration(const LaunchState& l, std::int32_t block, int sm, TimeNs start) const {
   if (!config_.durations) return recorded_duration(*l.kernel, block, l.draw_base);
   DurationQuery q;
   q.kernel = l.kernel;
@@ -385,6 +385,7 @@ TimeNs Engine::block_duration(const LaunchState& l, std::int32_t block, int sm) 
   q.sm_resident_blocks = sms_[static_cast<std::size_t>(sm)].blocks;
   q.sm_same_kernel_blocks = l.resident_per_sm[static_cast<std::size_t>(sm)];
   q.gpu = &config_.gpu;
+  q.start = start;
   if (config_.durations->needs_co_runners()) {
     // Blocks of other launches on this SM, grouped by launch (an SM holds at most a few dozen blocks).
     auto& co = co_runner_scratch_;
@@ -497,8 +498,8 @@ void Engine::place_blocks(std::int32_t l, int sm, std::int64_t count) {
       b.resumed = false;
       b.done_before = 0;
       b.restore = 0;
-      b.total =
-          fresh && !config_.durations ? recorded_fresh_duration(launch, b.block) : block_duration(launch, b.block, sm);
+      b.total = fresh && !config_.durations ? recorded_fresh_duration(launch, b.block)
+                                            : block_duration(launch, b.block, sm, start);
       b.end = start + b.total;
     }
     if (over_life_) {  // at rate 1 until retime_sm below says otherwise

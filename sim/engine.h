@@ -375,7 +375,7 @@ class Engine {
   void check_drained(int sm);
   std::int32_t alloc_slot();
   void emit(const BlockPiece& p);
-  TimeNs block_duration(const LaunchState& l, std::int32_t block, int sm) const;
+  TimeNs block_duration(const LaunchState& l, std::int32_t block, int sm, TimeNs start) const;
   // Models applied over a block's life (DurationModel::over_life): asks the model for each launch's rate on the SM
   // and re-times the end of every running block there from the work it has left.
   void retime_sm(int sm);

@@ -33,7 +33,7 @@ std::shared_ptr<KernelProfile> piece_part_kernel(const KernelProfile& k, const R
 PriorityReplay replay_piece_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                   const std::vector<std::vector<PlannedPieces>>& cut, RunOptions options, int levels,
                                   AloneTimeCache& alone, bool samples_greatest,
-                                  const std::vector<std::vector<int>>& context_sms) {
+                                  const std::vector<std::vector<int>>& context_sms, std::optional<PieceStops> carried) {
   if (levels < 1) throw std::invalid_argument("levels must be at least 1");
   const std::size_t n = w.launches.size();
   if (plan.launches.size() != n || cut.size() != n)
@@ -45,6 +45,7 @@ PriorityReplay replay_piece_parts(const Workload& w, const GpuSpec& gpu, const R
   const auto priorities = launch_priorities(plan, 0, 1 - levels);
   const auto samples = samples_greatest ? sample_parts(plan, cut) : std::vector<std::vector<char>>{};
   PartLaunches parts;
+  const auto carried_pieces = carried ? std::make_shared<CarriedPieces>(plan, *carried) : nullptr;
   for (std::size_t i = 0; i < n; ++i) {
     if (cut[i].empty()) throw std::invalid_argument("replay_piece_parts: launch " + w.launches[i].id + " has no parts");
     for (std::size_t j = 0; j < cut[i].size(); ++j) {
@@ -57,6 +58,7 @@ PriorityReplay replay_piece_parts(const Workload& w, const GpuSpec& gpu, const R
         blocks.push_back(plan.schedule.pieces[p].block);
       }
       parts.kernels.push_back(piece_part_kernel(w.kernel_of(i), plan, part));
+      if (carried_pieces) carried_pieces->add_part(parts.kernels.back().get(), part.pieces);
       Launch l;
       l.id = w.launches[i].id + "#" + std::to_string(j);
       l.kernel = parts.kernels.size() - 1;
@@ -75,6 +77,7 @@ PriorityReplay replay_piece_parts(const Workload& w, const GpuSpec& gpu, const R
   // The pieces' planned times carry the plan's interference already.
   options.interference = "none";
   options.interference_params.clear();
+  options.interference_object = carried_pieces;
   return run_part_launches(w, gpu, plan, std::move(parts), std::move(options), alone, priorities);
 }
 

@@ -6,13 +6,17 @@
 // after its planned duration (`validate --part-stops budget`): what the replay sees is where and when the workers
 // start, the spill onto a context's other SM, the narrowing of a claimed context and the head-of-line blocking, not a
 // change of block times. A block's later piece is not held for its earlier one (the executor's worker waits for the
-// saved state; in the plan the earlier piece has ended). Plain C++: tested without a GPU.
+// saved state; in the plan the earlier piece has ended). Or, as an option, each piece as the executor carries it out
+// (sim/carried_pieces.h): a stopped piece stops at the plan's instant, a block's last piece runs what its earlier
+// pieces left, a worker waits for its block's running piece. Plain C++: tested without a GPU.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "core/gpu_spec.h"
 #include "core/run_result.h"
 #include "core/workload.h"
+#include "sim/carried_pieces.h"
 #include "sim/launch_priorities.h"
 #include "sim/planned_parts.h"
 #include "sim/runner.h"
@@ -23,11 +27,13 @@ namespace gpusched::sim {
 // launch_priorities(plan, 0, 1 - levels)' for its launch, a part that holds only its launch's planned sample
 // (sample_parts) at the greatest where `samples_greatest` is set (validate's --sample-parts greatest, the default).
 // `context_sms` as for replay_in_parts (part_context_sms of part_spans(plan, cut), flattened): each part's grid on the
-// SMs of its green context; empty: its planned SMs. Throws std::invalid_argument where the cut or the contexts do not
-// fit the workload.
+// SMs of its green context; empty: its planned SMs. `carried` set: each piece as the executor carries it out with
+// those stops (CarriedPieces); unset: each piece its planned time. Throws std::invalid_argument where the cut or the
+// contexts do not fit the workload.
 PriorityReplay replay_piece_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                   const std::vector<std::vector<PlannedPieces>>& cut, RunOptions options, int levels,
                                   AloneTimeCache& alone, bool samples_greatest = true,
-                                  const std::vector<std::vector<int>>& context_sms = {});
+                                  const std::vector<std::vector<int>>& context_sms = {},
+                                  std::optional<PieceStops> carried = std::nullopt);
 
 }  // namespace gpusched::sim

@@ -268,7 +268,10 @@ RunResult run_workload(const Workload& w, const GpuSpec& gpu, const RunOptions& 
     s.alone = alone[i].time;
     specs.push_back(std::move(s));
   }
-  EngineConfig config{gpu, result.gpu_count, o.seed, o.interference == "none" ? nullptr : model.get(), o.costs};
+  const DurationModel* durations = o.interference_object      ? o.interference_object.get()
+                                   : o.interference == "none" ? nullptr
+                                                              : model.get();
+  EngineConfig config{gpu, result.gpu_count, o.seed, durations, o.costs};
   Engine engine(config, std::move(specs));
   ScheduleRecorder recorder(result.schedule, to_workload);
   if (o.keep_schedule) {

@@ -25,6 +25,10 @@ struct RunOptions {
   std::shared_ptr<class Policy> policy_object;
   std::string interference = "none";  // a model's name, or "name:key=value,..." (added to interference_params)
   std::map<std::string, std::string> interference_params;
+  // Set: this model object times the blocks instead of the registry's `interference` (whose name the result keeps and
+  // the launches' alone times use), for a replay that times blocks by what it knows of the plan
+  // (sim/piece_parts_replay.h: pieces carried out as the executor carries them out).
+  std::shared_ptr<const class DurationModel> interference_object;
   std::uint64_t seed = 1;
   int gpu_count = 0;          // 0: the workload's
   bool keep_schedule = true;  // false: only observers see the pieces (streaming)

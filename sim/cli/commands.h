@@ -32,6 +32,7 @@ void add_policies_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_reorder_command(CLI::App& app);
 void add_as_priorities_command(CLI::App& app);  // a plan replayed through stream priorities
+void add_replay_parts_command(CLI::App& app);   // a stored validation's plan of pieces replayed in parts
 void add_sweep_command(CLI::App& app);
 void add_kernelet_command(CLI::App& app);
 void add_store_commands(CLI::App& app);  // merge, runs, report, export

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   gpusched::cli::add_predict_command(app);
   gpusched::cli::add_reorder_command(app);
   gpusched::cli::add_as_priorities_command(app);
+  gpusched::cli::add_replay_parts_command(app);
   gpusched::cli::add_sweep_command(app);
   gpusched::cli::add_kernelet_command(app);
   gpusched::cli::add_chimera_commands(app);
