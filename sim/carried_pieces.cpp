@@ -13,8 +13,12 @@ bool stops(PieceOutcome o) {
 
 }  // namespace
 
-CarriedPieces::CarriedPieces(const RunResult& plan, PieceStops stops_how) : plan_(plan), stops_(stops_how) {
+CarriedPieces::CarriedPieces(const RunResult& plan, PieceStops stops_how, const RunResult* work_from)
+    : plan_(plan), stops_(stops_how) {
   const auto& pieces = plan.schedule.pieces;
+  const auto& timed = work_from ? work_from->schedule.pieces : pieces;
+  if (timed.size() != pieces.size())
+    throw std::invalid_argument("CarriedPieces: the blocks' work is not from the plan's pieces");
   block_of_piece_.resize(pieces.size());
   std::vector<std::size_t> order(pieces.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -26,7 +30,7 @@ CarriedPieces::CarriedPieces(const RunResult& plan, PieceStops stops_how) : plan
     const auto [it, fresh] = block_index_.try_emplace({piece.launch, piece.block}, work_.size());
     if (fresh) work_.push_back(0);
     TimeNs& work = work_[it->second];
-    work = piece.outcome == PieceOutcome::Flushed ? 0 : work + (piece.end - piece.start);
+    work = piece.outcome == PieceOutcome::Flushed ? 0 : work + (timed[p].end - timed[p].start);
     block_of_piece_[p] = it->second;
   }
   for (TimeNs& work : work_) work = std::max<TimeNs>(1, work);

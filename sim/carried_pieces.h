@@ -11,8 +11,9 @@
 // - a piece the plan runs to the block's end runs the work the block has left, however much the earlier pieces did;
 // - a piece whose block is done is skipped.
 // So a stopped piece that starts late does less of its block, and the block's last piece, wherever it lands, runs
-// that much longer. A block's work is the plan's: the time of its pieces after its last flushed one (restores
-// included). Safe points are taken as continuous (a stop lands at the instant). Plain C++: tested without a GPU.
+// that much longer. A block's work is the plan's (or another run's of the same pieces): the time of its pieces after
+// its last flushed one (restores included). Safe points are taken as continuous (a stop lands at the instant). Plain
+// C++: tested without a GPU.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -28,7 +29,9 @@ enum class PieceStops { PlannedEnd, Budget };
 
 class CarriedPieces final : public DurationModel {
  public:
-  CarriedPieces(const RunResult& plan, PieceStops stops);
+  // `work`: the blocks' work from this run's pieces instead of the plan's (the same pieces, e.g. the plan at its
+  // executed pieces' times: gpusched replay-parts --pieces carried-measured).
+  CarriedPieces(const RunResult& plan, PieceStops stops, const RunResult* work = nullptr);
   // Block b of `kernel` (a part's grid) carries out plan piece pieces[b]. Every piece of the plan is in at most one
   // part; the kernel's address is its identity for the replay's run.
   void add_part(const KernelProfile* kernel, std::vector<std::size_t> pieces);

@@ -86,6 +86,13 @@ PriorityReplay run_part_launches(const Workload& w, const GpuSpec& gpu, const Ru
     const auto starts = front_end_starts(release, gpu.grid_start_interval_ns);
     for (std::size_t k = 0; k < parts.launches.size(); ++k) parts.launches[k].arrival = starts[k];
   }
+  if (parts.predecessors) {
+    std::vector<std::vector<std::size_t>> parts_of(n);
+    for (std::size_t k = 0; k < parts.owner.size(); ++k) parts_of[parts.owner[k]].push_back(k);
+    for (std::size_t k = 0; k < parts.launches.size(); ++k)
+      for (const std::size_t p : w.dag.predecessors(parts.owner[k]))
+        parts.launches[k].after.insert(parts.launches[k].after.end(), parts_of[p].begin(), parts_of[p].end());
+  }
   const Workload as_launches = make_workload(w.name + " in parts", std::move(parts.kernels), std::move(parts.launches));
   options.policy = "priority";
   options.policy_params.clear();

@@ -25,6 +25,10 @@ struct PartLaunches {
   std::vector<int> caps;              // per part: the most of its blocks an SM at once (INT_MAX: none)
   std::vector<std::size_t> owner;     // per part: its launch in the workload
   std::vector<std::vector<std::int32_t>> block_of;  // per part: its block b's block in its launch
+  // Each part waits for every part of its launch's predecessors in the workload's DAG (stream order and `after`) to
+  // end, as the executor's part streams wait for a predecessor's count of ended blocks (live/timing/native_run.cpp,
+  // await_launch); false: each part at its release, whatever its predecessors (the replays before session 60).
+  bool predecessors = false;
 };
 
 // Runs `parts` (the grids leaving the front end one at a time, GpuSpec::grid_start_interval_ns) on the dispatcher

@@ -33,7 +33,8 @@ std::shared_ptr<KernelProfile> piece_part_kernel(const KernelProfile& k, const R
 PriorityReplay replay_piece_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                   const std::vector<std::vector<PlannedPieces>>& cut, RunOptions options, int levels,
                                   AloneTimeCache& alone, bool samples_greatest,
-                                  const std::vector<std::vector<int>>& context_sms, std::optional<PieceStops> carried) {
+                                  const std::vector<std::vector<int>>& context_sms, std::optional<PieceStops> carried,
+                                  const RunResult* carried_work, bool predecessors) {
   if (levels < 1) throw std::invalid_argument("levels must be at least 1");
   const std::size_t n = w.launches.size();
   if (plan.launches.size() != n || cut.size() != n)
@@ -45,7 +46,8 @@ PriorityReplay replay_piece_parts(const Workload& w, const GpuSpec& gpu, const R
   const auto priorities = launch_priorities(plan, 0, 1 - levels);
   const auto samples = samples_greatest ? sample_parts(plan, cut) : std::vector<std::vector<char>>{};
   PartLaunches parts;
-  const auto carried_pieces = carried ? std::make_shared<CarriedPieces>(plan, *carried) : nullptr;
+  parts.predecessors = predecessors;
+  const auto carried_pieces = carried ? std::make_shared<CarriedPieces>(plan, *carried, carried_work) : nullptr;
   for (std::size_t i = 0; i < n; ++i) {
     if (cut[i].empty()) throw std::invalid_argument("replay_piece_parts: launch " + w.launches[i].id + " has no parts");
     for (std::size_t j = 0; j < cut[i].size(); ++j) {

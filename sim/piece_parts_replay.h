@@ -28,12 +28,14 @@ namespace gpusched::sim {
 // (sample_parts) at the greatest where `samples_greatest` is set (validate's --sample-parts greatest, the default).
 // `context_sms` as for replay_in_parts (part_context_sms of part_spans(plan, cut), flattened): each part's grid on the
 // SMs of its green context; empty: its planned SMs. `carried` set: each piece as the executor carries it out with
-// those stops (CarriedPieces); unset: each piece its planned time. Throws std::invalid_argument where the cut or the
-// contexts do not fit the workload.
+// those stops (CarriedPieces), the blocks' work from `carried_work`'s pieces where given; unset: each piece its
+// planned time. `predecessors`: each part waits for its launch's predecessors' parts (PartLaunches::predecessors).
+// Throws std::invalid_argument where the cut or the contexts do not fit the workload.
 PriorityReplay replay_piece_parts(const Workload& w, const GpuSpec& gpu, const RunResult& plan,
                                   const std::vector<std::vector<PlannedPieces>>& cut, RunOptions options, int levels,
                                   AloneTimeCache& alone, bool samples_greatest = true,
                                   const std::vector<std::vector<int>>& context_sms = {},
-                                  std::optional<PieceStops> carried = std::nullopt);
+                                  std::optional<PieceStops> carried = std::nullopt,
+                                  const RunResult* carried_work = nullptr, bool predecessors = false);
 
 }  // namespace gpusched::sim

@@ -34,6 +34,7 @@ struct ReplayPartsArgs {
   int group_size = 2;
   double part_merge_us = 10;
   std::string pieces_csv;
+  bool predecessors = false;
 };
 
 bool stops_blocks(const Schedule& s) {
@@ -157,14 +158,17 @@ int run_replay_parts(const ReplayPartsArgs& a) {
       std::optional<sim::PieceStops> carried;
       if (how == "carried") carried = sim::PieceStops::PlannedEnd;
       if (how == "carried-budget") carried = sim::PieceStops::Budget;
+      if (how == "carried-measured") carried = sim::PieceStops::PlannedEnd;
       columns.push_back(
-          {how + " " + where, sim::replay_piece_parts(w, gpu, how == "measured" ? measured : plan, cut,
-                                                      sim::RunOptions{}, a.levels, alone, true, context_sms, carried)});
+          {how + " " + where,
+           sim::replay_piece_parts(w, gpu, how == "measured" ? measured : plan, cut, sim::RunOptions{}, a.levels, alone,
+                                   true, context_sms, carried, how == "carried-measured" ? &measured : nullptr)});
     }
 
   fmt::print("{}: live run {} ({}, {}) against its plan, run {}; {} parts of pieces\n", a.db, live_run,
              live.info.policy, live.info.workload, predicted_run, spans.size());
-  if (std::find(a.pieces.begin(), a.pieces.end(), "measured") != a.pieces.end())
+  if (std::any_of(a.pieces.begin(), a.pieces.end(),
+                  [](const auto& p) { return p.find("measured") != std::string::npos; }))
     fmt::print(
         "measured: each piece at its executed piece's time; {} blocks ran in more or fewer pieces than planned "
         "and keep the plan's\n",
@@ -218,9 +222,10 @@ void add_replay_parts_command(CLI::App& app) {
   cmd->add_option("--pieces", a->pieces,
                   "Piece times, comma-separated: planned (each piece its planned time), carried (as the executor "
                   "carries it out, stops at the plan's instants), carried-budget (stops after the planned duration), "
-                  "measured (each piece its executed piece's time)")
+                  "measured (each piece its executed piece's time), carried-measured (carried out, each block's work "
+                  "its executed pieces' time)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"planned", "carried", "carried-budget", "measured"}))
+      ->check(CLI::IsMember({"planned", "carried", "carried-budget", "measured", "carried-measured"}))
       ->capture_default_str();
   cmd->add_option("--context", a->contexts,
                   "Where each part's grid may run, comma-separated: planned (its planned SMs), cover, claimed (its "
@@ -238,6 +243,9 @@ void add_replay_parts_command(CLI::App& app) {
   cmd->add_option("--part-merge-us", a->part_merge_us, "As validate's --part-merge-us")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_flag(
+      "--predecessors", a->predecessors,
+      "Each part waits for its launch's predecessors (stream order, after) to end, as the executor's parts do");
   cmd->add_option("--pieces-csv", a->pieces_csv,
                   "Write each replay's pieces to PREFIX.PIECES-CONTEXT.csv (launch, block, sm, start_ns, end_ns)");
   cmd->callback([a] {

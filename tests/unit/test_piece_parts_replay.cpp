@@ -96,3 +96,21 @@ TEST(PieceParts, RefusesCutsAndContextsThatDoNotFit) {
   EXPECT_THROW(replay_piece_parts(w, gpu, plan, partless, RunOptions{}, 6, alone, false), std::invalid_argument);
   EXPECT_THROW(replay_piece_parts(w, gpu, plan, kTwoWaveCut, RunOptions{}, 0, alone, false), std::invalid_argument);
 }
+
+TEST(PieceParts, APartWaitsForItsLaunchsPredecessorsWhereAsked) {
+  // b runs after a. The plan has a's block 0-100 on SM 0 and b's 50-60 on SM 1 (a plan that expected a sooner). At its
+  // planned time b's part starts at 50 and ends at 60; waiting for a's part, as the executor's streams do, it starts
+  // when a ends, at 100, and ends at 110.
+  const auto w = make_workload("w", {test::kernel("A", 1, 1024, {100}), test::kernel("B", 1, 1024, {10})},
+                               {test::launch("a", 0, 0), test::launch("b", 1, 0, {0})});
+  const auto plan = plan_of({100, 60}, {test::piece(0, 100, 0, 0, 0), test::piece(50, 60, 1, 0, 1)});
+  const std::vector<std::vector<PlannedPieces>> cut{{PlannedPieces{{0}, {0}, 0}}, {PlannedPieces{{1}, {1}, 50}}};
+  const auto gpu = test::gpu_with_sms("h100", 2);
+  AloneTimeCache alone;
+  const auto at_release = replay_piece_parts(w, gpu, plan, cut, RunOptions{}, 6, alone, false);
+  EXPECT_EQ(at_release.launch_finish[1], 60);
+  const auto waiting = replay_piece_parts(w, gpu, plan, cut, RunOptions{}, 6, alone, false, {}, std::nullopt, nullptr,
+                                          /*predecessors=*/true);
+  EXPECT_EQ(waiting.launch_finish[0], 100);
+  EXPECT_EQ(waiting.launch_finish[1], 110);
+}

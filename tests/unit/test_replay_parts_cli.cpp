@@ -63,6 +63,21 @@ TEST(ReplayPartsCli, AnExecutionAtThePlansOwnTimesReplaysAsThePlannedPieces) {
   fields >> id >> planned_time >> unit >> executed >> planned_cover >> measured_cover >> carried_cover;
   EXPECT_EQ(planned_cover, measured_cover) << row;
   EXPECT_NE(out.find("|error| median / p90"), std::string::npos);
+  // Carried out with each block's work from the executed pieces, the same again; and waiting for predecessors
+  // (validate-h200 has none) changes nothing.
+  ASSERT_EQ(run_cli("replay-parts --db " + db + " --pieces carried,carried-measured --context claimed", out), 0) << out;
+  const std::string summary = out.substr(out.find("|error| median / p90"));
+  std::istringstream s1(summary);
+  std::string w1, w2, w3, w4, exec_m, slash1, exec_p, carried_m, slash2, carried_p, cm_m, slash3, cm_p;
+  s1 >> w1 >> w2 >> w3 >> w4 >> exec_m >> slash1 >> exec_p >> carried_m >> slash2 >> carried_p >> cm_m >> slash3 >>
+      cm_p;
+  EXPECT_EQ(exec_m, "0.0") << summary;
+  EXPECT_EQ(carried_m + carried_p, cm_m + cm_p) << summary;
+  std::string with_predecessors;
+  ASSERT_EQ(run_cli("replay-parts --db " + db + " --pieces carried,carried-measured --context claimed --predecessors",
+                    with_predecessors),
+            0);
+  EXPECT_EQ(with_predecessors.substr(with_predecessors.find("|error|")), summary);
   // --pieces-csv writes one file a column.
   const auto prefix = temp_store("pieces");
   ASSERT_EQ(run_cli("replay-parts --db " + db + " --pieces planned --context cover --pieces-csv " + prefix, out), 0);
