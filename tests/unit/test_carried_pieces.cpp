@@ -13,9 +13,7 @@ using namespace gpusched::sim;
 
 namespace {
 RunResult plan_of(std::vector<BlockPiece> pieces) {
-  RunResult r;
-  r.schedule.pieces = std::move(pieces);
-  return r;
+  return test::plan_of({}, std::move(pieces));
 }
 
 struct TwoParts {
@@ -125,14 +123,9 @@ TEST(CarriedPieces, TheReplayCarriesPiecesOutAsTheExecutorDoes) {
   // (1 ns: nothing done) and the resume runs the block's whole 100 ns, 40-140: A ends 30 ns later.
   const auto w = make_workload("w", {test::kernel("A", 1, 1024, {100}), test::kernel("B", 2, 1024, {40})},
                                {test::launch("a", 0, 0), test::launch("b", 1, 0)});
-  RunResult plan = plan_of({test::piece(0, 30, 0, 0, 0, PieceOutcome::SwitchedOut), test::piece(0, 40, 1, 0, 0),
-                            test::piece(0, 40, 1, 1, 0), test::piece(40, 110, 0, 0, 0, PieceOutcome::SwitchedIn)});
-  for (const TimeNs f : {110, 40}) {
-    LaunchOutcome o;
-    o.finish = f;
-    o.turnaround = f;
-    plan.launches.push_back(o);
-  }
+  const RunResult plan =
+      test::plan_of({110, 40}, {test::piece(0, 30, 0, 0, 0, PieceOutcome::SwitchedOut), test::piece(0, 40, 1, 0, 0),
+                                test::piece(0, 40, 1, 1, 0), test::piece(40, 110, 0, 0, 0, PieceOutcome::SwitchedIn)});
   const std::vector<std::vector<PlannedPieces>> cut{{PlannedPieces{{0}, {0}, 0}, PlannedPieces{{3}, {0}, 40}},
                                                     {PlannedPieces{{1, 2}, {0}, 0}}};
   const auto gpu = test::gpu_with_sms("h100", 1);

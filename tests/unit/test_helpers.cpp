@@ -205,6 +205,23 @@ RunResult launches_finishing_at(const std::vector<TimeNs>& finish) {
   return r;
 }
 
+RunResult plan_of(const std::vector<TimeNs>& finish, std::vector<BlockPiece> pieces) {
+  RunResult r;
+  for (const TimeNs f : finish) {
+    LaunchOutcome o;
+    o.finish = f;
+    o.turnaround = f;
+    r.launches.push_back(o);
+  }
+  r.schedule.pieces = std::move(pieces);
+  return r;
+}
+
+Workload a_and_b() {
+  return make_workload("w", {kernel("A", 4, 1024, {100}), kernel("B", 2, 1024, {10})},
+                       {launch("a", 0, 0), launch("b", 1, 0)});
+}
+
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;

@@ -48,6 +48,12 @@ ShippedPlan shipped_plan(const std::string& workload, const std::string& policy,
 
 // A run of launches that finish at `finish` (the rest of each outcome default), for plans built by hand.
 RunResult launches_finishing_at(const std::vector<TimeNs>& finish);
+// A plan by hand: launches released at 0 finishing at `finish` (turnaround the same), with these pieces.
+RunResult plan_of(const std::vector<TimeNs>& finish, std::vector<BlockPiece> pieces);
+
+// The parts replays' two launches (tests/unit/test_parts_replay.cpp, test_piece_parts_replay.cpp): A, 4 blocks of
+// 100 ns, and B, 2 blocks of 10 ns, both 1024 threads a block and released at 0, A first.
+Workload a_and_b();
 
 // A Schedule piece on GPU 0, for plans built by hand.
 inline BlockPiece piece(TimeNs start, TimeNs end, int launch, int block, int sm,

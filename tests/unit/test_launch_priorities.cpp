@@ -71,10 +71,7 @@ TEST(LaunchPriorities, ALaunchWithoutPiecesKeepsTheDefault) {
 // Replays through the `priority` policy, on the hand cases of test_policies_by_hand.cpp: one SM of an H100 with
 // room for two 1024-thread blocks; A: 4 blocks of 100 ns, B: 2 blocks of 10 ns, both released at 0, A first.
 namespace {
-Workload a_and_b() {
-  return make_workload("w", {test::kernel("A", 4, 1024, {100}), test::kernel("B", 2, 1024, {10})},
-                       {test::launch("a", 0, 0), test::launch("b", 1, 0)});
-}
+using test::a_and_b;
 PriorityReplay replay_of(const std::string& policy) {
   const auto w = a_and_b();
   const auto gpu = test::gpu_with_sms("h100", 1);

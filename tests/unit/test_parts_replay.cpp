@@ -12,10 +12,7 @@ using namespace gpusched;
 using namespace gpusched::sim;
 
 namespace {
-Workload a_and_b() {
-  return make_workload("w", {test::kernel("A", 4, 1024, {100}), test::kernel("B", 2, 1024, {10})},
-                       {test::launch("a", 0, 0), test::launch("b", 1, 0)});
-}
+using test::a_and_b;
 
 // Two SMs, a plan by hand: A's four blocks on SM 0, two at a time (0-100, then 100 to `second_wave_end`), B's two on
 // SM 1 (0-10); both released at 0.

@@ -13,22 +13,8 @@ using namespace gpusched;
 using namespace gpusched::sim;
 
 namespace {
-Workload a_and_b() {
-  return make_workload("w", {test::kernel("A", 4, 1024, {100}), test::kernel("B", 2, 1024, {10})},
-                       {test::launch("a", 0, 0), test::launch("b", 1, 0)});
-}
-
-RunResult plan_of(std::vector<TimeNs> finish, std::vector<BlockPiece> pieces) {
-  RunResult r;
-  for (const TimeNs f : finish) {
-    LaunchOutcome o;
-    o.finish = f;
-    o.turnaround = f;
-    r.launches.push_back(o);
-  }
-  r.schedule.pieces = std::move(pieces);
-  return r;
-}
+using test::a_and_b;
+using test::plan_of;
 
 // Two SMs: A's four blocks on SM 0, two at a time (0-100, 100-200), B's two on SM 1 (0-10). One part a launch.
 RunResult two_wave_plan() {
