@@ -16,16 +16,25 @@ RunResult plan_of(std::vector<BlockPiece> pieces) {
   return test::plan_of({}, std::move(pieces));
 }
 
+// A plan's first two pieces, each a part of its own (kernels P1 and P2, block 0 each), carried out with `stops`.
 struct TwoParts {
+  RunResult plan;
   std::shared_ptr<KernelProfile> first = test::kernel("P1", 1, 256, {1});
   std::shared_ptr<KernelProfile> second = test::kernel("P2", 1, 256, {1});
-  TimeNs at(const CarriedPieces& m, const KernelProfile& k, TimeNs start) const {
+  CarriedPieces model;
+  TwoParts(RunResult p, PieceStops stops) : plan(std::move(p)), model(plan, stops) {
+    model.add_part(first.get(), {0});
+    model.add_part(second.get(), {1});
+  }
+  TimeNs at(const KernelProfile& k, TimeNs start) const {
     DurationQuery q;
     q.kernel = &k;
     q.block = 0;
     q.start = start;
-    return m.duration(q);
+    return model.duration(q);
   }
+  TimeNs first_at(TimeNs start) const { return at(*first, start); }
+  TimeNs second_at(TimeNs start) const { return at(*second, start); }
 };
 
 // Block 0 switched out at 50 after 50 ns, resumed 100-150: its work is 50 + 50 = 100 ns.
@@ -38,57 +47,42 @@ RunResult switch_plan() {
 TEST(CarriedPieces, AStoppedPieceThatStartsLateLeavesItsBlocksLastPieceTheRest) {
   // The first piece starts at 20 and stops at the plan's instant, 50: 30 ns done, 70 left, which the resume runs
   // wherever it lands (at 100: 70 ns, not its planned 50).
-  TwoParts k;
-  const auto plan = switch_plan();
-  CarriedPieces m(plan, PieceStops::PlannedEnd);
-  m.add_part(k.first.get(), {0});
-  m.add_part(k.second.get(), {1});
-  EXPECT_EQ(k.at(m, *k.first, 20), 30);
-  EXPECT_EQ(k.at(m, *k.second, 100), 70);
+  TwoParts k(switch_plan(), PieceStops::PlannedEnd);
+  EXPECT_EQ(k.first_at(20), 30);
+  EXPECT_EQ(k.second_at(100), 70);
   // begin_run forgets the run: on time, each piece takes its planned 50.
-  m.begin_run();
-  EXPECT_EQ(k.at(m, *k.first, 0), 50);
-  EXPECT_EQ(k.at(m, *k.second, 100), 50);
+  k.model.begin_run();
+  EXPECT_EQ(k.first_at(0), 50);
+  EXPECT_EQ(k.second_at(100), 50);
 }
 
 TEST(CarriedPieces, ABudgetStopRunsThePlannedDurationFromItsOwnStart) {
   // --part-stops budget: started at 20 the first piece runs its 50 (to 70), the resume the 50 left.
-  TwoParts k;
-  const auto plan = switch_plan();
-  CarriedPieces m(plan, PieceStops::Budget);
-  m.add_part(k.first.get(), {0});
-  m.add_part(k.second.get(), {1});
-  EXPECT_EQ(k.at(m, *k.first, 20), 50);
-  EXPECT_EQ(k.at(m, *k.second, 100), 50);
+  TwoParts k(switch_plan(), PieceStops::Budget);
+  EXPECT_EQ(k.first_at(20), 50);
+  EXPECT_EQ(k.second_at(100), 50);
 }
 
 TEST(CarriedPieces, AWorkerWaitsForItsBlocksRunningPiece) {
   // The first piece runs 20-50 (30 done); the resume's worker placed at 40 holds its slot until 50, then runs the 70
   // left: 10 + 70 = 80 ns from its placement.
-  TwoParts k;
-  const auto plan = switch_plan();
-  CarriedPieces m(plan, PieceStops::PlannedEnd);
-  m.add_part(k.first.get(), {0});
-  m.add_part(k.second.get(), {1});
-  EXPECT_EQ(k.at(m, *k.first, 20), 30);
-  EXPECT_EQ(k.at(m, *k.second, 40), 80);
+  TwoParts k(switch_plan(), PieceStops::PlannedEnd);
+  EXPECT_EQ(k.first_at(20), 30);
+  EXPECT_EQ(k.second_at(40), 80);
 }
 
 TEST(CarriedPieces, AFlushLosesTheWorkAndADoneBlocksPieceIsSkipped) {
   // Flushed at 30 after 30 ns, then run whole 40-140: the block's work is the 100 after the flush. The first piece
   // (at 0, stopped at 30) leaves the whole 100 to the second.
-  TwoParts k;
-  const auto plan = plan_of({test::piece(0, 30, 0, 0, 0, PieceOutcome::Flushed), test::piece(40, 140, 0, 0, 0)});
-  CarriedPieces m(plan, PieceStops::PlannedEnd);
-  m.add_part(k.first.get(), {0});
-  m.add_part(k.second.get(), {1});
-  EXPECT_EQ(k.at(m, *k.first, 0), 30);
-  EXPECT_EQ(k.at(m, *k.second, 40), 100);
+  TwoParts k(plan_of({test::piece(0, 30, 0, 0, 0, PieceOutcome::Flushed), test::piece(40, 140, 0, 0, 0)}),
+             PieceStops::PlannedEnd);
+  EXPECT_EQ(k.first_at(0), 30);
+  EXPECT_EQ(k.second_at(40), 100);
   // The second piece's worker first (at 0): it runs the block's 100 to its end; the first piece's worker, placed at
   // 10, waits for it (90 ns) and finds the block done.
-  m.begin_run();
-  EXPECT_EQ(k.at(m, *k.second, 0), 100);
-  EXPECT_EQ(k.at(m, *k.first, 10), 90);
+  k.model.begin_run();
+  EXPECT_EQ(k.second_at(0), 100);
+  EXPECT_EQ(k.first_at(10), 90);
 }
 
 TEST(CarriedPieces, AStoppedPieceWithLessWorkLeftCompletesTheBlock) {
@@ -96,23 +90,20 @@ TEST(CarriedPieces, AStoppedPieceWithLessWorkLeftCompletesTheBlock) {
   // placed early, at 0, runs to its planned end 50 (50 done, 50 left); the second, at 60, would stop at 110 but the
   // block ends at 110 - 0 = 50 ns into it: it completes the block, and the resume finds it done (1 ns, the least a
   // block takes).
-  TwoParts k;
-  auto third = test::kernel("P3", 1, 256, {1});
-  const auto plan = plan_of({test::piece(20, 50, 0, 0, 0, PieceOutcome::SwitchedOut),
-                             test::piece(60, 110, 0, 0, 0, PieceOutcome::SwitchedOut),
-                             test::piece(120, 140, 0, 0, 0, PieceOutcome::SwitchedIn)});
-  CarriedPieces m(plan, PieceStops::PlannedEnd);
-  m.add_part(k.first.get(), {0});
-  m.add_part(k.second.get(), {1});
-  m.add_part(third.get(), {2});
-  EXPECT_EQ(k.at(m, *k.first, 0), 50);
-  EXPECT_EQ(k.at(m, *k.second, 60), 50);
-  EXPECT_EQ(k.at(m, *third, 120), 1);
+  TwoParts k(plan_of({test::piece(20, 50, 0, 0, 0, PieceOutcome::SwitchedOut),
+                      test::piece(60, 110, 0, 0, 0, PieceOutcome::SwitchedOut),
+                      test::piece(120, 140, 0, 0, 0, PieceOutcome::SwitchedIn)}),
+             PieceStops::PlannedEnd);
+  const auto third = test::kernel("P3", 1, 256, {1});
+  k.model.add_part(third.get(), {2});
+  EXPECT_EQ(k.first_at(0), 50);
+  EXPECT_EQ(k.second_at(60), 50);
+  EXPECT_EQ(k.at(*third, 120), 1);
   // Placed at 0 beside its running first piece, the second waits until 50 and runs to its planned end 110 (60 of the
   // 50 left: it completes at 100, 100 ns after its placement).
-  m.begin_run();
-  EXPECT_EQ(k.at(m, *k.first, 0), 50);
-  EXPECT_EQ(k.at(m, *k.second, 0), 100);
+  k.model.begin_run();
+  EXPECT_EQ(k.first_at(0), 50);
+  EXPECT_EQ(k.second_at(0), 100);
 }
 
 TEST(CarriedPieces, TheReplayCarriesPiecesOutAsTheExecutorDoes) {
