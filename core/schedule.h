@@ -18,6 +18,10 @@ namespace gpusched {
 enum class PieceOutcome : std::uint8_t { Completed, Drained, Flushed, SwitchedOut, SwitchedIn, Killed };
 std::string_view to_string(PieceOutcome o);
 bool piece_outcome_from_string(std::string_view s, PieceOutcome& out);
+// The piece was stopped before its block's end (flushed, switched out or killed): its SM changes hands there.
+inline bool stopped_before_block_end(PieceOutcome o) {
+  return o == PieceOutcome::Flushed || o == PieceOutcome::SwitchedOut || o == PieceOutcome::Killed;
+}
 
 struct BlockPiece {
   TimeNs start = 0;
@@ -25,7 +29,7 @@ struct BlockPiece {
   std::int32_t launch = 0;  // index into the workload's launches
   std::int32_t block = 0;   // block index within the launch
   std::int16_t gpu = 0;
-  std::int16_t sm = 0;      // SM within its GPU
+  std::int16_t sm = 0;  // SM within its GPU
   PieceOutcome outcome = PieceOutcome::Completed;
   friend bool operator==(const BlockPiece&, const BlockPiece&) = default;
 };

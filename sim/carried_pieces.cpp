@@ -5,14 +5,6 @@
 #include <stdexcept>
 
 namespace gpusched::sim {
-namespace {
-
-bool stops(PieceOutcome o) {
-  return o == PieceOutcome::SwitchedOut || o == PieceOutcome::Flushed || o == PieceOutcome::Killed;
-}
-
-}  // namespace
-
 CarriedPieces::CarriedPieces(const RunResult& plan, PieceStops stops_how, const RunResult* work_from)
     : plan_(plan), stops_(stops_how) {
   const auto& pieces = plan.schedule.pieces;
@@ -63,7 +55,7 @@ TimeNs CarriedPieces::duration(const DurationQuery& q) const {
   const TimeNs from = std::max(q.start, block.busy_until);
   TimeNs run = 0;
   if (!block.done) {
-    if (!stops(piece.outcome)) {
+    if (!stopped_before_block_end(piece.outcome)) {
       run = block.left;
     } else {
       const TimeNs stop_at =

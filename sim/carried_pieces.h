@@ -17,6 +17,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "core/run_result.h"
@@ -48,7 +49,7 @@ class CarriedPieces final : public DurationModel {
   };
   const RunResult& plan_;
   PieceStops stops_;
-  std::map<const KernelProfile*, std::vector<std::size_t>> parts_;
+  std::unordered_map<const KernelProfile*, std::vector<std::size_t>> parts_;  // looked up at every dispatch
   std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> block_index_;  // (launch, block) -> blocks_
   std::vector<TimeNs> work_;                                                  // per block index: its work
   std::vector<std::size_t> block_of_piece_;                                   // per plan piece: its block index

@@ -72,12 +72,8 @@ std::vector<std::vector<PlannedPieces>> planned_piece_parts(const RunResult& pla
     instants.push_back(pieces[s.back()].start);
     if (plan.launches[i].finish >= 0) instants.push_back(plan.launches[i].finish);
   }
-  const auto stopped = [&](std::size_t k) {  // by the plan: the SM changes hands at its end
-    const auto o = pieces[k].outcome;
-    return o == PieceOutcome::Flushed || o == PieceOutcome::SwitchedOut || o == PieceOutcome::Killed;
-  };
-  for (std::size_t k = 0; k < pieces.size(); ++k)
-    if (stopped(k)) instants.push_back(pieces[k].end);
+  for (std::size_t k = 0; k < pieces.size(); ++k)  // by the plan: the SM changes hands at a stopped piece's end
+    if (stopped_before_block_end(pieces[k].outcome)) instants.push_back(pieces[k].end);
   std::sort(instants.begin(), instants.end());
   instants.erase(std::unique(instants.begin(), instants.end()), instants.end());
   const auto epoch = [&](TimeNs t) { return std::upper_bound(instants.begin(), instants.end(), t) - instants.begin(); };

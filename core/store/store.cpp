@@ -202,6 +202,14 @@ std::string make_run_key(const RunInfo& r, const std::string& unique) {
   return r.mode + "-" + h.hex();
 }
 
+RunResult run_result_of(RunRecord&& rec) {
+  RunResult r;
+  r.metrics = rec.metrics;
+  for (const auto& l : rec.launches) r.launches.push_back(l.outcome);
+  r.schedule = std::move(rec.schedule);
+  return r;
+}
+
 RunRecord make_run_record(RunInfo info, const Workload& w, RunResult&& result, bool keep_blocks) {
   RunRecord rec;
   rec.info = std::move(info);

@@ -106,6 +106,8 @@ std::string make_run_key(const RunInfo& info, const std::string& unique = "");
 // Builds the record of a run: its settings from `info`, launches labelled from the workload, metrics and
 // the Schedule (moved in when `keep_blocks`). Fills launch_count and piece_count.
 RunRecord make_run_record(RunInfo info, const Workload& w, RunResult&& result, bool keep_blocks);
+// The other way: a stored run's outcomes, metrics and Schedule as a RunResult (settings not carried over).
+RunResult run_result_of(RunRecord&& rec);
 
 // "2026-11-21T17:50:00.123Z" for now.
 std::string utc_now_iso8601();

@@ -68,9 +68,7 @@ RunResult measured_run(const Workload& w, const GpuSpec& gpu, Schedule measured,
   for (const auto& p : measured.pieces) {
     if (p.sm >= 0 && p.sm < gpu.sm_count) per_sm[static_cast<std::size_t>(p.sm)].emplace_back(p.start, p.end);
     warp_time += static_cast<double>(p.end - p.start) * warps_of[static_cast<std::size_t>(p.launch)];
-    if (p.outcome == PieceOutcome::Flushed || p.outcome == PieceOutcome::SwitchedOut ||
-        p.outcome == PieceOutcome::Killed)
-      ++m.preemptions;
+    if (stopped_before_block_end(p.outcome)) ++m.preemptions;
     if (p.outcome == PieceOutcome::Flushed || p.outcome == PieceOutcome::Killed) m.wasted_work += p.end - p.start;
   }
   double busy = 0;

@@ -384,14 +384,6 @@ class HeldOutPairs {
   double peak_ipc() const { return markov_.peak_ipc; }
 };
 
-RunResult result_of(store::RunRecord&& rec) {
-  RunResult r;
-  r.metrics = rec.metrics;
-  for (const auto& l : rec.launches) r.launches.push_back(l.outcome);
-  r.schedule = std::move(rec.schedule);
-  return r;
-}
-
 // Per launch: its pieces' block times (end - start; the prediction's in raw-equivalent time).
 std::vector<std::vector<double>> launch_block_times(const Workload& w, const Schedule& s, bool predicted) {
   std::vector<std::vector<double>> out(w.launches.size());
@@ -522,7 +514,7 @@ int run_crossval(const CrossvalArgs& a) {
       fmt::print("{:<12} {:>10} {:>10} {:>10} {:>8} {:>12} {:>12}\n", "model", "median %", "p90 %", "makespan %", "KS",
                  "turn. med %", "turn. p90 %");
       std::vector<RunResult> measured;
-      for (const auto& [db, id] : ids) measured.push_back(result_of(dbs[db].load_run(id)));
+      for (const auto& [db, id] : ids) measured.push_back(store::run_result_of(dbs[db].load_run(id)));
       for (const auto& m : a.models) {
         sim::RunOptions o;
         o.interference = m;  // "name:key=value,..." is split by the runner (sim/runner.h)

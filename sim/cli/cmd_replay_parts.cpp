@@ -3,20 +3,22 @@
 // green contexts asked for, with each piece at its planned time, carried out as the executor carries it out
 // (sim/carried_pieces.h) or at its executed piece's measured time, beside the execution's turnarounds. What the
 // measured times leave between the replay and the execution is the placement's; what they close is the block
-// times' (docs/validation.md, "Pieces as the executor carries them out").
+// times' (docs/validation.md, "Pieces at their measured times").
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <map>
 #include <optional>
+#include <set>
 
 #include "core/atomic_file.h"
 #include "core/duration_format.h"
 #include "core/green_groups.h"
+#include "core/plan_adherence.h"
 #include "core/store/store.h"
 #include "sim/cli/commands.h"
+#include "sim/launch_priorities.h"
 #include "sim/part_contexts.h"
 #include "sim/piece_parts_replay.h"
 #include "sim/planned_parts.h"
@@ -43,39 +45,23 @@ bool stops_blocks(const Schedule& s) {
   });
 }
 
-RunResult plan_of(const store::RunRecord& r) {
-  RunResult plan;
-  plan.schedule = r.schedule;
-  for (const auto& l : r.launches) plan.launches.push_back(l.outcome);
-  plan.metrics = r.metrics;
-  return plan;
-}
-
-// The plan with each piece at its executed piece's time (a block's pieces matched in start order); blocks whose
-// executed pieces are not as many as the planned keep the plan's times, counted in `unmatched`.
+// The plan with each piece at its executed piece's time (a block's pieces matched by their ordinal in start order,
+// plan_piece_by_ordinal); blocks whose executed pieces are not as many as the planned keep the plan's times, counted
+// in `unmatched`.
 RunResult with_measured_times(const RunResult& plan, const Schedule& executed, std::size_t& unmatched) {
+  const auto plan_piece = plan_piece_by_ordinal(plan.schedule, executed);
+  if (!plan_piece) throw std::invalid_argument("the live run ran blocks its plan does not have");
+  std::vector<int> executions(plan.schedule.pieces.size(), 0);  // per planned piece: the executed pieces mapped to it
+  for (const std::size_t p : *plan_piece) ++executions[p];
+  std::set<std::pair<std::int32_t, std::int32_t>> unmatched_blocks;  // a planned piece run twice or not at all
+  for (std::size_t p = 0; p < executions.size(); ++p)
+    if (executions[p] != 1) unmatched_blocks.insert({plan.schedule.pieces[p].launch, plan.schedule.pieces[p].block});
+  unmatched = unmatched_blocks.size();
   RunResult timed = plan;
-  std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::size_t>> planned, ran;
-  for (std::size_t p = 0; p < plan.schedule.pieces.size(); ++p)
-    planned[{plan.schedule.pieces[p].launch, plan.schedule.pieces[p].block}].push_back(p);
-  for (std::size_t p = 0; p < executed.pieces.size(); ++p)
-    ran[{executed.pieces[p].launch, executed.pieces[p].block}].push_back(p);
-  unmatched = 0;
-  for (auto& [block, ps] : planned) {
-    auto& xs = ran[block];
-    if (xs.size() != ps.size()) {
-      ++unmatched;
-      continue;
-    }
-    const auto by_start = [](const Schedule& s) {
-      return [&s](std::size_t a, std::size_t b) { return s.pieces[a].start < s.pieces[b].start; };
-    };
-    std::sort(ps.begin(), ps.end(), by_start(plan.schedule));
-    std::sort(xs.begin(), xs.end(), by_start(executed));
-    for (std::size_t j = 0; j < ps.size(); ++j) {
-      const auto& x = executed.pieces[xs[j]];
-      timed.schedule.pieces[ps[j]].end = timed.schedule.pieces[ps[j]].start + std::max<TimeNs>(1, x.end - x.start);
-    }
+  for (std::size_t x = 0; x < executed.pieces.size(); ++x) {
+    BlockPiece& piece = timed.schedule.pieces[(*plan_piece)[x]];
+    if (unmatched_blocks.count({piece.launch, piece.block})) continue;
+    piece.end = piece.start + std::max<TimeNs>(1, executed.pieces[x].end - executed.pieces[x].start);
   }
   return timed;
 }
@@ -102,20 +88,13 @@ double error_pct(TimeNs x, TimeNs planned) {
                      : 0.0;
 }
 
-double nearest_rank(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
-  return v[std::min(v.size() - 1, k == 0 ? 0 : k - 1)];
-}
-
 int run_replay_parts(const ReplayPartsArgs& a) {
   if (!std::filesystem::exists(a.db)) throw std::invalid_argument(fmt::format("--db {}: no such file", a.db));
   const auto s = store::Store::open(a.db, store::Store::Mode::ReadOnly);
   std::int64_t predicted_run = 0;
   const std::int64_t live_run = the_live_run(s, a.db, a.live_run, predicted_run);
-  const store::RunRecord predicted = s.load_run(predicted_run);
-  const store::RunRecord live = s.load_run(live_run);
+  store::RunRecord predicted = s.load_run(predicted_run);
+  store::RunRecord live = s.load_run(live_run);
   if (predicted.schedule.pieces.empty() || live.schedule.pieces.empty())
     throw std::invalid_argument(
         fmt::format("{}: runs {} and {} keep no blocks (validate --db keeps them)", a.db, predicted_run, live_run));
@@ -134,12 +113,14 @@ int run_replay_parts(const ReplayPartsArgs& a) {
   if (w.launches.size() != predicted.launches.size() || w.launches.size() != live.launches.size())
     throw std::invalid_argument(fmt::format("--workload {}: {} launches, where the store's runs have {}", workload,
                                             w.launches.size(), predicted.launches.size()));
-  const RunResult plan = plan_of(predicted);
+  const store::RunInfo live_info = live.info;
+  const RunResult plan = store::run_result_of(std::move(predicted));
+  const RunResult executed = store::run_result_of(std::move(live));
   const auto cut = sim::planned_piece_parts(
       plan, sim::PieceCut{.merge_within = static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3)),
                           .apart_after_hand_over = true});
   std::size_t unmatched = 0;
-  const RunResult measured = with_measured_times(plan, live.schedule, unmatched);
+  const RunResult measured = with_measured_times(plan, executed.schedule, unmatched);
   const auto groups = consecutive_groups(gpu.sm_count, a.group_size);
   const auto spans = sim::part_spans(plan, cut);
 
@@ -166,7 +147,7 @@ int run_replay_parts(const ReplayPartsArgs& a) {
     }
 
   fmt::print("{}: live run {} ({}, {}) against its plan, run {}; {} parts of pieces\n", a.db, live_run,
-             live.info.policy, live.info.workload, predicted_run, spans.size());
+             live_info.policy, live_info.workload, predicted_run, spans.size());
   if (std::any_of(a.pieces.begin(), a.pieces.end(),
                   [](const auto& p) { return p.find("measured") != std::string::npos; }))
     fmt::print(
@@ -180,9 +161,9 @@ int run_replay_parts(const ReplayPartsArgs& a) {
   std::vector<std::vector<double>> abs_errors(columns.size() + 1);
   for (std::size_t i = 0; i < w.launches.size(); ++i) {
     const TimeNs planned = plan.launches[i].turnaround;
-    const double executed = error_pct(live.launches[i].outcome.turnaround, planned);
-    abs_errors[0].push_back(std::fabs(executed));
-    fmt::print("{:<20} {:>12} {:>+8.1f}%", w.launches[i].id, format_duration(planned), executed);
+    const double executed_err = error_pct(executed.launches[i].turnaround, planned);
+    abs_errors[0].push_back(std::fabs(executed_err));
+    fmt::print("{:<20} {:>12} {:>+8.1f}%", w.launches[i].id, format_duration(planned), executed_err);
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const auto& r = columns[c].replay;
       const double e = error_pct(r.launch_finish[i] - plan.launches[i].release, planned);
@@ -192,7 +173,8 @@ int run_replay_parts(const ReplayPartsArgs& a) {
     fmt::print("\n");
   }
   fmt::print("{:<20} {:>12}", "|error| median / p90", "");
-  for (const auto& v : abs_errors) fmt::print(" {:>8.1f} / {:<7.1f}", nearest_rank(v, 0.5), nearest_rank(v, 0.9));
+  for (const auto& v : abs_errors)
+    fmt::print(" {:>8.1f} / {:<7.1f}", sim::nearest_rank_pct(v, 0.5), sim::nearest_rank_pct(v, 0.9));
   fmt::print("\n");
 
   if (!a.pieces_csv.empty())
