@@ -1,25 +1,14 @@
 # For parts that start late: the free room in their context on SMs outside every earlier pending same-priority part's
 # context (where per-SM head-of-line blocking would not hold them), sampled every 2 us until their first start.
-import sqlite3, sys, collections, tomllib, os
-db = sqlite3.connect(sys.argv[1]); parts_csv = sys.argv[2]; wl = sys.argv[3]
-W = tomllib.load(open(wl, 'rb')); base = os.path.dirname(wl)
-kern = {n: tomllib.load(open(os.path.join(base, p), 'rb')) for n, p in W['kernels'].items()}
-lk = [(kern[l['kernel']]['block'][0], kern[l['kernel']]['registers_per_thread']) for l in W['launch']]
-names = [r[0] for r in db.execute("select launch_id from launches where run_id=1 order by idx")]
-ctx = {}
-for line in open(parts_csv + '.ctx'):
-    f = list(map(int, line.strip().split(','))); ctx[f[0]] = set(f[1:] or range(132))
-prio = {}
-for line in open(parts_csv + '.prio'):
-    k, i, p, smp = map(int, line.split(',')); prio[k] = p
-info = {}; part_of = {}
-for line in open(parts_csv):
-    pid, i, j, start, nsms, block, sm, pstart = map(int, line.split(','))
-    part_of[(i, block, pstart)] = pid; info.setdefault(pid, dict(launch=i, start=start, j=j))
-plan = collections.defaultdict(list); live = collections.defaultdict(list); by_sm = collections.defaultdict(list)
-for l,b,s,e,sm in db.execute("select launch,block,start_ns,end_ns,sm from blocks where run_id=1"): plan[(l,b)].append((s,e,sm))
-for l,b,s,e,sm in db.execute("select launch,block,start_ns,end_ns,sm from blocks where run_id=2"):
-    live[(l,b)].append((s,e,sm)); by_sm[sm].append((s, e, l))
+import sys, collections
+from store_parts import open_store, launch_shapes, launch_names, contexts, priorities, parts, pieces
+db = open_store(sys.argv[1]); parts_csv = sys.argv[2]
+lk = launch_shapes(sys.argv[3]); names = launch_names(db); ctx = contexts(parts_csv)
+prio = {k: p for k, (_i, p) in priorities(parts_csv).items()}
+part_of, info = parts(parts_csv)
+plan = pieces(db, 1); live = pieces(db, 2); by_sm = collections.defaultdict(list)
+for (l, b), xs in live.items():
+    for s, e, sm in xs: by_sm[sm].append((s, e, l))
 first = {}; lastfirst = {}
 for k, pp in plan.items():
     pp = sorted(pp); xx = sorted(live.get(k, []))

@@ -1,22 +1,12 @@
 # Parts whose first piece started late although their green context had room (by threads and registers) for one of
 # their workers from their planned start on: how long the room stayed free before the part's first piece started.
-import sqlite3, sys, collections, tomllib, os, bisect
-db = sqlite3.connect(sys.argv[1]); parts_csv = sys.argv[2]; wl = sys.argv[3]
-W = tomllib.load(open(wl, 'rb')); base = os.path.dirname(wl)
-kern = {n: tomllib.load(open(os.path.join(base, p), 'rb')) for n, p in W['kernels'].items()}
-lk = [(kern[l['kernel']]['block'][0], kern[l['kernel']]['registers_per_thread']) for l in W['launch']]
-names = [r[0] for r in db.execute("select launch_id from launches where run_id=1 order by idx")]
-ctx = {}
-for line in open(parts_csv + '.ctx'):
-    f = list(map(int, line.strip().split(','))); ctx[f[0]] = f[1:] or list(range(132))
-info = {}; part_of = {}
-for line in open(parts_csv):
-    pid, i, j, start, nsms, block, sm, pstart = map(int, line.split(','))
-    part_of[(i, block, pstart)] = pid; info.setdefault(pid, dict(launch=i, start=start))
-plan = collections.defaultdict(list); live = collections.defaultdict(list); allx = []
-for l,b,s,e,sm in db.execute("select launch,block,start_ns,end_ns,sm from blocks where run_id=1"): plan[(l,b)].append((s,e,sm))
-for l,b,s,e,sm in db.execute("select launch,block,start_ns,end_ns,sm from blocks where run_id=2"):
-    live[(l,b)].append((s,e,sm)); allx.append((sm, s, e, l))
+import sys, collections
+from store_parts import open_store, launch_shapes, launch_names, contexts, parts, pieces
+db = open_store(sys.argv[1]); parts_csv = sys.argv[2]
+lk = launch_shapes(sys.argv[3]); names = launch_names(db); ctx = contexts(parts_csv)
+part_of, info = parts(parts_csv)
+plan = pieces(db, 1); live = pieces(db, 2)
+allx = [(sm, s, e, l) for (l, b), xs in live.items() for s, e, sm in xs]
 first = {}; hidden = []
 for k, pp in plan.items():
     pp = sorted(pp); xx = sorted(live.get(k, []))

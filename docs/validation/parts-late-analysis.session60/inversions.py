@@ -1,25 +1,15 @@
 # Does the GPU give a freed slot to the highest-priority grid that may run there? For each executed first piece
 # (a block's first piece: no claim wait) that starts on SM s at t, the parts of a strictly greater priority whose
 # context holds s, whose grid had started before t and still had first pieces to start after t + margin.
-import sqlite3, sys, collections, tomllib, os
-db = sqlite3.connect(sys.argv[1]); parts_csv = sys.argv[2]; wl = sys.argv[3]; margin = float(sys.argv[4]) * 1e3 if len(sys.argv) > 4 else 5000
-W = tomllib.load(open(wl, 'rb')); base = os.path.dirname(wl)
-kern = {n: tomllib.load(open(os.path.join(base, p), 'rb')) for n, p in W['kernels'].items()}
-foot = [kern[l['kernel']]['block'][0] * max(1, kern[l['kernel']]['registers_per_thread']) for l in W['launch']]
-names = [r[0] for r in db.execute("select launch_id from launches where run_id=1 order by idx")]
-ctx = {}
-for line in open(parts_csv + '.ctx'):
-    f = list(map(int, line.strip().split(','))); ctx[f[0]] = set(f[1:] or range(132))
-prio = {}; launch_of = {}
-for line in open(parts_csv + '.prio'):
-    k, i, p, smp = map(int, line.split(',')); prio[k] = p; launch_of[k] = i
-part_of = {}
-for line in open(parts_csv):
-    pid, i, j, start, nsms, block, sm, pstart = map(int, line.split(','))
-    part_of[(i, block, pstart)] = pid
-plan = collections.defaultdict(list); live = collections.defaultdict(list)
-for l,b,s,e,sm in db.execute("select launch,block,start_ns,end_ns,sm from blocks where run_id=1"): plan[(l,b)].append((s,e,sm))
-for l,b,s,e,sm in db.execute("select launch,block,start_ns,end_ns,sm from blocks where run_id=2"): live[(l,b)].append((s,e,sm))
+import sys, collections
+from store_parts import open_store, launch_shapes, launch_names, contexts, priorities, parts, pieces
+db = open_store(sys.argv[1]); parts_csv = sys.argv[2]; margin = float(sys.argv[4]) * 1e3 if len(sys.argv) > 4 else 5000
+foot = [threads * max(1, regs) for threads, regs in launch_shapes(sys.argv[3])]
+names = launch_names(db); ctx = contexts(parts_csv)
+launch_of = {k: i for k, (i, _p) in priorities(parts_csv).items()}
+prio = {k: p for k, (_i, p) in priorities(parts_csv).items()}
+part_of, _info = parts(parts_csv)
+plan = pieces(db, 1); live = pieces(db, 2)
 firsts = []  # (t, sm, part)
 for k, pp in plan.items():
     pp = sorted(pp); xx = sorted(live.get(k, []))

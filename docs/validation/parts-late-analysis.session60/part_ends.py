@@ -1,14 +1,11 @@
 # Each part's executed first start and last end, beside the first start of its launch's next part.
-import sqlite3, sys, collections
-db = sqlite3.connect(sys.argv[1]); parts_csv = sys.argv[2]
-names = [r[0] for r in db.execute("select launch_id from launches where run_id=1 order by idx")]
-part_of = {}; info = {}
-for line in open(parts_csv):
-    pid, i, j, st, nsms, block, sm, pstart = map(int, line.split(','))
-    part_of[(i, block, pstart)] = pid; info[pid] = (i, j, st)
-plan = collections.defaultdict(list); live = collections.defaultdict(list)
-for l,b,s,e in db.execute("select launch,block,start_ns,end_ns from blocks where run_id=1"): plan[(l,b)].append((s,e))
-for l,b,s,e in db.execute("select launch,block,start_ns,end_ns from blocks where run_id=2"): live[(l,b)].append((s,e))
+import sys, collections
+from store_parts import open_store, launch_names, parts, pieces
+db = open_store(sys.argv[1]); parts_csv = sys.argv[2]
+names = launch_names(db)
+part_of, parts_info = parts(parts_csv)
+info = {pid: (d['launch'], d['j'], d['start']) for pid, d in parts_info.items()}
+plan = pieces(db, 1); live = pieces(db, 2)
 first = {}; last = {}; plast = {}
 for k, pp in plan.items():
     pp = sorted(pp); xx = sorted(live.get(k, []))
