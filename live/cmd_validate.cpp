@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 
+#include "core/atomic_file.h"
 #include "core/content_hash.h"
 #include "core/dependency_order.h"
 #include "core/duration_format.h"
@@ -93,6 +94,7 @@ struct ValidateArgs {
   std::string parts_after_hand_over = "apart";  // parts of pieces after their SMs went to another launch: apart, merged
   std::string inject_fault;
   std::string csv;                 // executor.csv rows go here
+  std::string entries_csv;         // plans in parts of pieces: every worker's stamps (entry_rows.h)
   int repeat = 1;                  // the rows' repeat column
   double max_hand_off_p99_us = 0;  // > 0: fail when an execution's hand-off delay p99 exceeds it
   double max_start_delay_us = 0;   // > 0: fail when a launch's first block starts later than planned by more
@@ -400,6 +402,8 @@ int validate_command(const ValidateArgs& a) {
   int executions = 0;
   std::set<std::string> notes;
   std::vector<std::string> csv_rows;
+  std::vector<std::string> entry_rows;  // --entries-csv
+  std::size_t entries_executions = 0;   // executions in parts of pieces that wrote them
   bool exceeded = false;
   // The plan's wait before each piece's first stamp (slot occupancy - the block's raw time, as the recording had it).
   // The fused worker's body speed per kernel, alone: each kernel's launch run alone (arrival 0, fifo, interference
@@ -760,7 +764,8 @@ int validate_command(const ValidateArgs& a) {
             threads.push_back(nl.shape.threads);
             values.push_back(std::max(0, nl.kernel->switch_values_per_thread()));
           }
-          piece_parts.emplace(predicted.schedule, piece_cut, blocks, threads, values, a.part_stops == "planned-end");
+          piece_parts.emplace(predicted.schedule, piece_cut, blocks, threads, values, a.part_stops == "planned-end",
+                              !a.entries_csv.empty());
           no.origin_device = piece_parts->origin();
           no.parts.resize(piece_cut.size());
           // --part-priorities: each part at a priority of its own, as for the parts of whole blocks (not in auto: on
@@ -836,6 +841,13 @@ int validate_command(const ValidateArgs& a) {
             std::vector<std::string> ids;
             for (const auto& l : w.launches) ids.push_back(l.id);
             set_executed_pieces(ex, piece_parts->executed(static_cast<std::uint64_t>(nx.origin_ns), ids, ex.skipped));
+            if (!a.entries_csv.empty()) {
+              const auto rows = entry_csv_rows(
+                  fmt::format("{}{}/{} repeat {}", policy, params_label(o.policy_params), model, a.repeat), ids,
+                  predicted.schedule, piece_parts->entries(static_cast<std::uint64_t>(nx.origin_ns)), nx.part_called);
+              entry_rows.insert(entry_rows.end(), rows.begin(), rows.end());
+              ++entries_executions;
+            }
           }
           gate_parts = nx.gated;  // run_native gates only when every launch is in parts
           if (!no.parts.empty() && !nx.call_ns.empty()) {
@@ -1116,6 +1128,18 @@ int validate_command(const ValidateArgs& a) {
   }
   for (const auto& n : notes) fmt::print("note: {}\n", n);
   if (!a.csv.empty()) append_csv_rows(a.csv, std::string(kNativeCsvHeader) + kExecutorCsvColumns, csv_rows);
+  if (!a.entries_csv.empty()) {
+    if (entries_executions == 0)
+      fmt::print("note: --entries-csv {}: no execution ran in parts of pieces; nothing written\n", a.entries_csv);
+    else {
+      AtomicFile f(a.entries_csv);
+      f.write(std::string(kEntriesCsvHeader) + "\n");
+      for (const auto& r : entry_rows) f.write(r + "\n");
+      f.commit();
+      fmt::print("entries of {} execution(s) in parts of pieces: {} rows in {}\n", entries_executions,
+                 entry_rows.size(), a.entries_csv);
+    }
+  }
   fmt::print(
       "\nerrors are (live - predicted) / predicted; |turn err|: mean over launches of the turnaround's; blk KS: "
       "Kolmogorov-Smirnov statistic of the block-time distributions; stored in {} (gpusched compare DB LIVE "
@@ -1284,6 +1308,10 @@ void add_validate_command(CLI::App& app, int& result) {
                   "Append one row per execution to this CSV (docs/validation/executor.csv: native.csv's columns plus "
                   "the hand-off delay's median and p99)");
   cmd->add_option("--repeat", a->repeat, "The CSV rows' repeat number");
+  cmd->add_option("--entries-csv", a->entries_csv,
+                  "Plans carried out in parts of pieces: write every worker's stamps here, one row per entry (when it "
+                  "began, before its claim; when its piece began and ended; its part's call; the planned piece; "
+                  "docs/validation.md, \"Entries stamped before their claims\")");
   cmd->add_option("--regrid-wait-us", a->regrid_wait_us, "Least time between two worker grids of one launch (us)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--streams-per-launch", a->streams_per_launch, "Worker grids of one launch in flight at once")

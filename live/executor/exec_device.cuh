@@ -305,6 +305,7 @@ __global__ void part_pieces_kernel(typename Body::Args args, ExecQueues q) {
   const ExecEntry en = q.entries[blockIdx.x];
   const unsigned sm = sm_id();
   if (threadIdx.x == 0) {
+    if (q.entered) q.entered[blockIdx.x] = globaltimer_ns();
     int go = 1, resume = 0, restored = 0;
     if (Stops && q.claims) {
       const int state = claim_block(&q.block_state[en.block]);

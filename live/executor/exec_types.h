@@ -95,6 +95,10 @@ struct ExecQueues {
   // Parts of pieces of a launch another one waits for: every worker adds one here when it leaves (after its writes),
   // and the waiting launch's stream waits for the count (run_native) instead of for an event behind each part.
   std::uint32_t* done = nullptr;
+  // Parts of pieces with claims (validate --entries-csv): per worker (blockIdx.x), %globaltimer when the worker began,
+  // before it claimed its block, where ExecRecord::start_ns is after the claim (a claim waits while another worker runs
+  // the block); null: not stamped. Tells a worker placed late by the hardware from one that waited for its block.
+  std::uint64_t* entered = nullptr;
 };
 
 }  // namespace gpusched::live

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/schedule.h"
+#include "live/executor/entry_rows.h"
 #include "live/executor/executor.h"
 #include "sim/planned_parts.h"
 
@@ -21,9 +22,11 @@ class PieceParts {
   // queues on the GPU.
   // `at_planned_end`: a stopped piece stops at its planned end from the execution's origin (ExecQueues::
   // stop_origin, which run_native writes to origin()); otherwise after its planned duration from its own start.
+  // `stamp_entries`: every worker of a part with claims also stamps when it began, before its claim
+  // (ExecQueues::entered; entries()).
   PieceParts(const Schedule& plan, const std::vector<std::vector<sim::PlannedPieces>>& cut,
              const std::vector<std::int64_t>& blocks, const std::vector<int>& threads,
-             const std::vector<int>& values_per_thread, bool at_planned_end);
+             const std::vector<int>& values_per_thread, bool at_planned_end, bool stamp_entries = false);
   ~PieceParts();
   PieceParts(const PieceParts&) = delete;
   PieceParts& operator=(const PieceParts&) = delete;
@@ -38,12 +41,19 @@ class PieceParts {
                                                            const std::vector<std::string>& launch_ids,
                                                            std::int64_t& skipped) const;
 
+  // Every entry as its worker left it, read back after the run (validate --entries-csv), times from `origin_ns` on
+  // the GPU clock.
+  std::vector<PieceEntry> entries(std::uint64_t origin_ns) const;
+
  private:
   std::vector<std::unique_ptr<DeviceQueues>> queues_;  // per launch (null: not cut)
   std::vector<std::vector<ExecQueues>> views_;         // per launch, per part
   std::vector<std::vector<int>> first_;                // per launch, per part: its first entry
   std::vector<std::vector<std::size_t>> plan_piece_;   // per launch, per entry: its piece in the plan
   std::vector<std::vector<std::int32_t>> block_;       // per launch, per entry: its block
+  std::vector<std::vector<std::int32_t>> part_of_;     // per launch, per entry: its part
+  std::vector<std::uint64_t*> entered_;                // per launch (null: not stamped), per entry
+  std::vector<void*> owned_;                           // entered_'s allocations
   std::uint64_t* origin_ = nullptr;
 };
 

@@ -285,6 +285,9 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
     NativeExecution out;
     out.clock_uncertainty = sync.rtt_ns / 2;
     out.called.assign(n, 0);
+    out.part_called.resize(n);
+    for (std::size_t i = 0; i < n && i < options.parts.size(); ++i)
+      out.part_called[i].assign(options.parts[i].size(), 0);
     // `stream` waits for launch p: for its blocks' count where it runs in parts, else for its done event.
     decltype(&::cuStreamWaitValue32) wait_value_entry = nullptr;  // looked up at its first use
     auto wait_value = [&](cudaStream_t stream, CUdeviceptr at, std::uint32_t value, unsigned flags) {
@@ -368,6 +371,7 @@ NativeExecution run_native(const Workload& w, const std::vector<NativeLaunch>& l
       if (item.part >= 0) {  // one part of a partitioned launch: a grid of its own, on its own stream
         out.max_issue_lag = std::max<TimeNs>(out.max_issue_lag, called - due);
         if (item.part == 0) out.called[i] = called - t0;
+        out.part_called[i][static_cast<std::size_t>(item.part)] = called - t0;
         if (out.gated)  // in its stream already: open its gate
           std::atomic_ref<std::uint32_t>(*gate).store(++raised, std::memory_order_release);
         else

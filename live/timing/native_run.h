@@ -26,6 +26,8 @@ struct NativeExecution {
   TimeNs clock_uncertainty = 0;  // half the clock synchronisation's round trip
   std::vector<TimeNs> call_ns;   // per launch (per part, of a launch in parts) in issue order: the host's launch call
   std::vector<TimeNs> called;    // per launch: when the host called the launch, from t = 0 (its issue lag included)
+  // Per launch in parts, per part: when the host called the part's grid (or raised its gate), from t = 0.
+  std::vector<std::vector<TimeNs>> part_called;
   bool gated = false;            // the parts went in ahead behind gates (gate_parts, with every launch in parts)
   std::int64_t origin_ns = 0;    // the host's t = 0 on the GPU clock (%globaltimer): where pieces' times count from
 };
