@@ -39,12 +39,6 @@ struct ReplayPartsArgs {
   bool predecessors = false;
 };
 
-bool stops_blocks(const Schedule& s) {
-  return std::any_of(s.pieces.begin(), s.pieces.end(), [](const BlockPiece& p) {
-    return p.outcome == PieceOutcome::SwitchedOut || p.outcome == PieceOutcome::Flushed;
-  });
-}
-
 // The plan with each piece at its executed piece's time (a block's pieces matched by their ordinal in start order,
 // plan_piece_by_ordinal); blocks whose executed pieces are not as many as the planned keep the plan's times, counted
 // in `unmatched`.
@@ -98,11 +92,6 @@ int run_replay_parts(const ReplayPartsArgs& a) {
   if (predicted.schedule.pieces.empty() || live.schedule.pieces.empty())
     throw std::invalid_argument(
         fmt::format("{}: runs {} and {} keep no blocks (validate --db keeps them)", a.db, predicted_run, live_run));
-  if (!stops_blocks(predicted.schedule))
-    throw std::invalid_argument(fmt::format(
-        "{}: run {}'s plan ({}) runs every block in one piece; replay-parts replays plans that stop and resume blocks "
-        "(gpusched as-priorities --green-groups replays the others)",
-        a.db, predicted_run, predicted.info.policy));
   const std::string workload = a.workload.empty() ? predicted.info.workload_file : a.workload;
   if (workload.empty())
     throw std::invalid_argument(
@@ -114,7 +103,14 @@ int run_replay_parts(const ReplayPartsArgs& a) {
     throw std::invalid_argument(fmt::format("--workload {}: {} launches, where the store's runs have {}", workload,
                                             w.launches.size(), predicted.launches.size()));
   const store::RunInfo live_info = live.info;
+  const std::string plan_policy = predicted.info.policy;
   const RunResult plan = store::run_result_of(std::move(predicted));
+  if (sim::runs_blocks_whole(plan))
+    throw std::invalid_argument(
+        fmt::format("{}: run {}'s plan ({}) runs every block in one piece; replay-parts replays the plans validate "
+                    "carries out in parts of pieces (some block stopped, drained or in several pieces) "
+                    "(gpusched as-priorities --green-groups replays the others)",
+                    a.db, predicted_run, plan_policy));
   const RunResult executed = store::run_result_of(std::move(live));
   const auto cut = sim::planned_piece_parts(
       plan, sim::PieceCut{.merge_within = static_cast<TimeNs>(std::llround(a.part_merge_us * 1e3)),
