@@ -4,26 +4,27 @@
 
 namespace gpusched::live {
 
-std::string_view to_string(ExecOutcome o) {
+PieceOutcome executed_outcome(ExecOutcome o) {
   switch (o) {
-    case ExecOutcome::None:
-      return "none";
-    case ExecOutcome::Completed:
-      return "completed";
     case ExecOutcome::Flushed:
-      return "flushed";
+      return PieceOutcome::Flushed;
     case ExecOutcome::SwitchedOut:
-      return "switched_out";
+      return PieceOutcome::SwitchedOut;
     case ExecOutcome::SwitchedIn:
-      return "switched_in";
+      return PieceOutcome::SwitchedIn;
     case ExecOutcome::Killed:
-      return "killed";
-    case ExecOutcome::Skipped:
-      return "skipped";
+      return PieceOutcome::Killed;
     case ExecOutcome::Drained:
-      return "drained";
+      return PieceOutcome::Drained;
+    default:
+      return PieceOutcome::Completed;
   }
-  return "unknown";
+}
+
+std::string_view to_string(ExecOutcome o) {
+  if (o == ExecOutcome::None) return "none";
+  if (o == ExecOutcome::Skipped) return "skipped";
+  return gpusched::to_string(executed_outcome(o));
 }
 
 namespace {

@@ -27,6 +27,9 @@ struct PieceEntry {
   ExecOutcome outcome = ExecOutcome::None;
 };
 
+// How an executed piece ended, as a Schedule says it (None and Skipped, which no Schedule holds, as Completed).
+PieceOutcome executed_outcome(ExecOutcome o);
+// The Schedule's name of executed_outcome, or "none" and "skipped".
 std::string_view to_string(ExecOutcome o);
 
 inline constexpr std::string_view kEntriesCsvHeader =

@@ -11,6 +11,7 @@
 
 #include "live/cuda_check.h"
 #include "live/executor/device_alloc.h"
+#include "live/executor/entry_rows.h"
 #include "live/executor/green_cover.h"
 
 namespace gpusched::live {
@@ -21,27 +22,6 @@ void exit_hung(const std::string& what, double timeout_s) {
   std::fflush(stderr);
   std::_Exit(1);
 }
-
-namespace {
-// How an executed piece ended, as a Schedule says it.
-PieceOutcome executed_outcome(ExecOutcome o) {
-  switch (o) {
-    case ExecOutcome::Flushed:
-      return PieceOutcome::Flushed;
-    case ExecOutcome::SwitchedOut:
-      return PieceOutcome::SwitchedOut;
-    case ExecOutcome::SwitchedIn:
-      return PieceOutcome::SwitchedIn;
-    case ExecOutcome::Killed:
-      return PieceOutcome::Killed;
-    case ExecOutcome::Drained:
-      return PieceOutcome::Drained;
-    default:
-      return PieceOutcome::Completed;
-  }
-}
-
-}  // namespace
 
 std::optional<BlockPiece> executed_piece(const ExecRecord& r, std::uint64_t origin_ns, std::int32_t launch,
                                          std::int32_t block, const std::string& launch_id, std::size_t entry) {

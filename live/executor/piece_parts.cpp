@@ -3,7 +3,6 @@
 #include <cuda_runtime.h>
 
 #include "live/cuda_check.h"
-#include "live/executor/device_alloc.h"
 
 namespace gpusched::live {
 
@@ -26,7 +25,7 @@ PieceParts::PieceParts(const Schedule& plan, const std::vector<std::vector<sim::
     queues_[i] = std::make_unique<DeviceQueues>(q, blocks.at(i), threads.at(i), values_per_thread.at(i));
     plan_piece_[i] = q.plan_piece;
     for (const auto& e : q.entries) block_[i].push_back(e.block);
-    if (stamp_entries) entered_[i] = device_zeros<std::uint64_t>(q.entries.size(), owned_);
+    if (stamp_entries) entered_[i] = arena_.zeros<std::uint64_t>(q.entries.size());
     int first = 0;
     const auto claims = parts_needing_claims(q, cut[i]);
     for (std::size_t j = 0; j < cut[i].size(); ++j) {
@@ -53,7 +52,6 @@ PieceParts::PieceParts(const Schedule& plan, const std::vector<std::vector<sim::
 
 PieceParts::~PieceParts() {
   if (origin_) cudaFree(origin_);
-  for (void* p : owned_) cudaFree(p);
 }
 
 std::vector<PieceEntry> PieceParts::entries(std::uint64_t origin_ns) const {

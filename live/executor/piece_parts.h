@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/schedule.h"
+#include "live/executor/device_alloc.h"
 #include "live/executor/entry_rows.h"
 #include "live/executor/executor.h"
 #include "sim/planned_parts.h"
@@ -53,7 +54,7 @@ class PieceParts {
   std::vector<std::vector<std::int32_t>> block_;       // per launch, per entry: its block
   std::vector<std::vector<std::int32_t>> part_of_;     // per launch, per entry: its part
   std::vector<std::uint64_t*> entered_;                // per launch (null: not stamped), per entry
-  std::vector<void*> owned_;                           // entered_'s allocations
+  DeviceArena arena_;                                  // entered_'s allocations
   std::uint64_t* origin_ = nullptr;
 };
 
