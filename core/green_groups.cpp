@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <fmt/format.h>
+
 namespace gpusched {
 
 std::vector<int> covering_groups(const std::vector<std::vector<int>>& group_sms,
@@ -26,6 +28,49 @@ std::vector<int> covering_groups_of_sms(const std::vector<std::vector<int>>& gro
     wanted[static_cast<std::size_t>(sm)] = 1;
   }
   return covering_groups(group_sms, wanted);
+}
+
+std::string describe_groups(const std::vector<std::vector<int>>& group_sms) {
+  // A group is "consecutive" when its SMs, ascending, follow one another; a run extends while the next group is
+  // consecutive and starts at the SM after the run's last.
+  const auto sorted_sms = [&](std::size_t g) {
+    auto sms = group_sms[g];
+    std::sort(sms.begin(), sms.end());
+    return sms;
+  };
+  const auto consecutive = [](const std::vector<int>& sms) {
+    for (std::size_t i = 1; i < sms.size(); ++i)
+      if (sms[i] != sms[i - 1] + 1) return false;
+    return !sms.empty();
+  };
+  const auto span = [](std::size_t first, std::size_t last) {
+    return first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last);
+  };
+  std::string out;
+  const auto add = [&](const std::string& item) { out += (out.empty() ? "" : "; ") + item; };
+  std::size_t g = 0;
+  while (g < group_sms.size()) {
+    const auto first_sms = sorted_sms(g);
+    if (!consecutive(first_sms)) {
+      std::string list;
+      for (const int sm : first_sms) list += (list.empty() ? "" : ",") + std::to_string(sm);
+      add(fmt::format("group {}: SMs {}", g, list.empty() ? "none" : list));
+      ++g;
+      continue;
+    }
+    std::size_t last = g;
+    int last_sm = first_sms.back();
+    while (last + 1 < group_sms.size()) {
+      const auto next = sorted_sms(last + 1);
+      if (!consecutive(next) || next.front() != last_sm + 1) break;
+      last_sm = next.back();
+      ++last;
+    }
+    add(fmt::format("group{} {}: SMs {}", last == g ? "" : "s", span(g, last),
+                    span(static_cast<std::size_t>(first_sms.front()), static_cast<std::size_t>(last_sm))));
+    g = last + 1;
+  }
+  return out;
 }
 
 std::vector<std::vector<int>> claimed_groups_of_parts(const std::vector<std::vector<int>>& group_sms,

@@ -5,6 +5,7 @@
 // (sim/part_contexts.h) both use it.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/time.h"
@@ -25,6 +26,12 @@ std::vector<int> sms_of_groups(const std::vector<std::vector<int>>& group_sms, c
 // groups are SMs 2g and 2g+1 as far as the spill goes (docs/validation.md, "SMs paired for green contexts"), so a
 // replay without the device takes them so.
 std::vector<std::vector<int>> consecutive_groups(int sm_count, int size);
+
+// The groups' layout in a line, as runs of groups whose SMs follow one another ("groups 0-7: SMs 0-15; groups 8-11:
+// SMs 124-131; ..."); a group whose SMs are not consecutive is listed alone with its SMs. `validate` prints it, so
+// the layout the driver gave is in every log (the H100's groups 8-11 hold SMs 124-131: docs/validation.md, "Green
+// contexts").
+std::string describe_groups(const std::vector<std::vector<int>>& group_sms);
 
 // A stretch of a plan that the executor runs as one grid: its launch, the SMs the plan runs it on (%smid) and the span
 // of its planned pieces, [start, end).

@@ -381,6 +381,7 @@ int validate_command(const ValidateArgs& a) {
           std::min_element(green->group_sms().begin(), green->group_sms().end(), [](const auto& x, const auto& y) {
             return x.size() < y.size();
           })->size());
+      fmt::print("green contexts' layout: {}\n", describe_groups(green->group_sms()));
     } catch (const LiveError& e) {
       fmt::print("green contexts not used ({}): partitions are kept by the executor's queues alone\n", e.what());
     }

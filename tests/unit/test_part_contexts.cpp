@@ -20,6 +20,19 @@ TEST(GreenGroups, ConsecutiveGroupsOfNSms) {
   EXPECT_TRUE(consecutive_groups(4, 0).empty());
 }
 
+TEST(GreenGroups, DescribeGroupsInRunsOfConsecutiveSms) {
+  // The three pairs of kGroups follow one another: one run.
+  EXPECT_EQ(describe_groups(kGroups), "groups 0-2: SMs 0-5");
+  // A layout like the H100's (docs/validation.md, "Green contexts"), scaled down: groups 0-1 hold SMs 0-3, groups 2-3
+  // the last SMs 8-11, groups 4-5 SMs 4-7. SM 4 does not follow group 3's SM 11, so groups 4-5 start a run.
+  const std::vector<std::vector<int>> h100_like = {{0, 1}, {2, 3}, {8, 9}, {10, 11}, {4, 5}, {6, 7}};
+  EXPECT_EQ(describe_groups(h100_like), "groups 0-1: SMs 0-3; groups 2-3: SMs 8-11; groups 4-5: SMs 4-7");
+  // A group of SMs that are not consecutive (listed in any order) is given alone; one group is "group", not "groups".
+  EXPECT_EQ(describe_groups({{3, 0}, {1, 2}}), "group 0: SMs 0,3; group 1: SMs 1-2");
+  EXPECT_EQ(describe_groups({{}}), "group 0: SMs none");
+  EXPECT_EQ(describe_groups({}), "");
+}
+
 TEST(GreenGroups, SmsOfGroupsAscendingOnce) {
   // Groups 2 and 0 of kGroups: SMs 4, 5, 0, 1, ascending; a group named twice counts once; no group, no SM.
   EXPECT_EQ(sms_of_groups(kGroups, {2, 0}), (std::vector<int>{0, 1, 4, 5}));
