@@ -601,6 +601,9 @@ int validate_command(const ValidateArgs& a) {
           const auto spans = sim::part_spans(predicted, cut);
           choose_part_context(
               [&](sim::PartContext how) {
+                // Under --ways-in-contexts the way's replay above already ran in cover contexts (part_context is
+                // auto, so not claimed): the same replay, not run again.
+                if (how == sim::PartContext::Cover && a.ways_in_contexts && parts_replay) return *parts_replay;
                 return sim::replay_in_parts(w, gpu, predicted, cut, o, levels, alone_cache, parts_variant,
                                             sim::part_context_sms(green->group_sms(), spans, how));
               },
