@@ -21,6 +21,7 @@ def spread(xs):
 
 print("| workload | policy | runs | turnaround err median % | p90 % | makespan err % | start delay median us | p99 us |")
 print("|---|---|---:|---:|---:|---:|---:|---:|")
+counts = defaultdict(lambda: [0, 0, 0, 0, 0])  # gpu -> pairs, turnarounds in, delays measured, in signed, in by size
 for (workload, policy), rows in sorted(groups.items()):
     col = lambda c: [float(r[c]) for r in rows if r.get(c, "") != ""]
     delay = col("start_delay_median_us")
@@ -30,3 +31,16 @@ for (workload, policy), rows in sorted(groups.items()):
           f"{statistics.median(delay):.1f} | {statistics.median(p99):.0f} |" if delay else
           f"| {workload} | {policy} | {len(rows)} | {spread(col('turnaround_err_median_pct'))} | "
           f"{spread(col('turnaround_err_p90_pct'))} | {spread(col('makespan_err_pct'))} | native | native |")
+    c = counts[workload.rsplit("-", 1)[-1] if "-" in workload else workload]
+    c[0] += 1
+    c[1] += statistics.median(col("turnaround_err_median_pct")) < 10 and statistics.median(
+        col("turnaround_err_p90_pct")) < 25
+    if delay:
+        c[2] += 1
+        c[3] += statistics.median(delay) < 5 and statistics.median(p99) < 50
+        c[4] += abs(statistics.median(delay)) < 5 and statistics.median(p99) < 50
+
+print()
+for gpu, (pairs, turnarounds, measured, signed, by_size) in sorted(counts.items()):
+    print(f"{gpu}: turnarounds within the bound {turnarounds} / {pairs}; start delays within the bound "
+          f"{signed} / {measured} measured (median signed), {by_size} / {measured} (median by size)")
