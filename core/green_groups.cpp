@@ -4,6 +4,7 @@
 #include <limits>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace gpusched {
 
@@ -31,46 +32,34 @@ std::vector<int> covering_groups_of_sms(const std::vector<std::vector<int>>& gro
 }
 
 std::string describe_groups(const std::vector<std::vector<int>>& group_sms) {
-  // A group is "consecutive" when its SMs, ascending, follow one another; a run extends while the next group is
-  // consecutive and starts at the SM after the run's last.
-  const auto sorted_sms = [&](std::size_t g) {
-    auto sms = group_sms[g];
-    std::sort(sms.begin(), sms.end());
-    return sms;
-  };
+  // Each group's SMs ascending, once. A group is consecutive when its SMs follow one another; a run of groups extends
+  // while the next group is consecutive and starts at the SM after the run's last.
+  std::vector<std::vector<int>> sorted = group_sms;
+  for (auto& sms : sorted) std::sort(sms.begin(), sms.end());
   const auto consecutive = [](const std::vector<int>& sms) {
-    for (std::size_t i = 1; i < sms.size(); ++i)
-      if (sms[i] != sms[i - 1] + 1) return false;
-    return !sms.empty();
+    return !sms.empty() && sms.back() - sms.front() + 1 == static_cast<int>(sms.size()) &&
+           std::adjacent_find(sms.begin(), sms.end()) == sms.end();
   };
-  const auto span = [](std::size_t first, std::size_t last) {
+  const auto span = [](auto first, auto last) {
     return first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last);
   };
-  std::string out;
-  const auto add = [&](const std::string& item) { out += (out.empty() ? "" : "; ") + item; };
-  std::size_t g = 0;
-  while (g < group_sms.size()) {
-    const auto first_sms = sorted_sms(g);
-    if (!consecutive(first_sms)) {
-      std::string list;
-      for (const int sm : first_sms) list += (list.empty() ? "" : ",") + std::to_string(sm);
-      add(fmt::format("group {}: SMs {}", g, list.empty() ? "none" : list));
+  std::vector<std::string> items;
+  for (std::size_t g = 0; g < sorted.size();) {
+    if (!consecutive(sorted[g])) {
+      items.push_back(sorted[g].empty() ? fmt::format("group {}: SMs none", g)
+                                        : fmt::format("group {}: SMs {}", g, fmt::join(sorted[g], ",")));
       ++g;
       continue;
     }
     std::size_t last = g;
-    int last_sm = first_sms.back();
-    while (last + 1 < group_sms.size()) {
-      const auto next = sorted_sms(last + 1);
-      if (!consecutive(next) || next.front() != last_sm + 1) break;
-      last_sm = next.back();
+    while (last + 1 < sorted.size() && consecutive(sorted[last + 1]) &&
+           sorted[last + 1].front() == sorted[last].back() + 1)
       ++last;
-    }
-    add(fmt::format("group{} {}: SMs {}", last == g ? "" : "s", span(g, last),
-                    span(static_cast<std::size_t>(first_sms.front()), static_cast<std::size_t>(last_sm))));
+    items.push_back(fmt::format("group{} {}: SMs {}", last == g ? "" : "s", span(g, last),
+                                span(sorted[g].front(), sorted[last].back())));
     g = last + 1;
   }
-  return out;
+  return fmt::format("{}", fmt::join(items, "; "));
 }
 
 std::vector<std::vector<int>> claimed_groups_of_parts(const std::vector<std::vector<int>>& group_sms,
